@@ -1,0 +1,41 @@
+import Foundation
+
+/// What happened to one request: the access log line and the journal entry are made from it.
+public struct RequestRecord: Sendable {
+    /// The request as received, control parameters removed.
+    public var request: StubRequest
+    /// The `X-Stub-Session` it carried.
+    public var session: String?
+    /// The matched route, if any.
+    public var routeID: String?
+    /// The variant served, if any.
+    public var variant: String?
+    /// The status sent; 0 for faults.
+    public var status: Int
+    /// The delay applied, in milliseconds.
+    public var delayMs: Int
+    /// The fault served, if any.
+    public var fault: Fault?
+    /// Time from the request's arrival to the response being queued (or the fault).
+    public var elapsedMs: Double
+    /// The body size received (the kept body may be cut at 1 MiB).
+    public var bodyBytes: Int
+
+    /// Wall-clock time the request arrived.
+    public var receivedAt: Date
+
+    /// Makes a record.
+    public init(request: StubRequest, session: String?, routeID: String?, variant: String?, status: Int, delayMs: Int,
+                fault: Fault?, elapsedMs: Double, bodyBytes: Int, receivedAt: Date = Date()) {
+        self.request = request
+        self.session = session
+        self.routeID = routeID
+        self.variant = variant
+        self.status = status
+        self.delayMs = delayMs
+        self.fault = fault
+        self.elapsedMs = elapsedMs
+        self.bodyBytes = bodyBytes
+        self.receivedAt = receivedAt
+    }
+}

@@ -1,0 +1,122 @@
+/// A parsed JSON document that keeps object keys in file order.
+///
+/// Stub files rely on order (the first variant whose `when` holds wins), which Foundation's
+/// `JSONSerialization` does not keep, so the core parses JSON itself.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(key: String, value: JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+
+    /// The value for `key` when this is an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// A short name of the kind of value, for error messages ("found a number").
+    public var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    /// The string form of a scalar, as a `when` condition compares it ("true", "42", "x").
+    public var scalarText: String? {
+        switch self {
+        case .string(let s): return s
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n): return JSONValue.format(number: n)
+        case .null, .array, .object: return nil
+        }
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON text of this value.
+    public func serialized(pretty: Bool = false) -> String {
+        var out = ""
+        write(to: &out, pretty: pretty, indent: 0)
+        return out
+    }
+
+    static func format(number n: Double) -> String {
+        if n.rounded() == n && abs(n) < 1e15 { return String(Int64(n)) }
+        return String(n)
+    }
+
+    private func write(to out: inout String, pretty: Bool, indent: Int) {
+        let newline = pretty ? "\n" : ""
+        let pad = pretty ? String(repeating: "  ", count: indent + 1) : ""
+        let closePad = pretty ? String(repeating: "  ", count: indent) : ""
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += JSONValue.format(number: n)
+        case .string(let s): JSONValue.writeEscaped(s, to: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "[" + newline
+            for (i, item) in items.enumerated() {
+                out += pad
+                item.write(to: &out, pretty: pretty, indent: indent + 1)
+                if i < items.count - 1 { out += "," }
+                out += newline
+            }
+            out += closePad + "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{" + newline
+            for (i, member) in members.enumerated() {
+                out += pad
+                JSONValue.writeEscaped(member.key, to: &out)
+                out += pretty ? ": " : ":"
+                member.value.write(to: &out, pretty: pretty, indent: indent + 1)
+                if i < members.count - 1 { out += "," }
+                out += newline
+            }
+            out += closePad + "}"
+        }
+    }
+
+    static func writeEscaped(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A service's error shape: a JSON template whose strings may hold `{{title}}`, `{{message}}`, `{{code}}`, `{{status}}`.
+public struct ErrorEnvelope: Sendable, Equatable {
+    /// The variables a template may use.
+    public static let knownVariables = ["title", "message", "code", "status"]
+
+    /// The template as written in `_service.json`.
+    public let template: JSONValue
+
+    /// Makes an envelope from a template.
+    public init(template: JSONValue) {
+        self.template = template
+    }
+
+    /// Every `{{name}}` the template refers to, in first-use order.
+    public var variables: [String] {
+        var names: [String] = []
+        func visit(_ v: JSONValue) {
+            switch v {
+            case .string(let s):
+                for name in ErrorEnvelope.references(in: s) where !names.contains(name) { names.append(name) }
+            case .array(let items): items.forEach(visit)
+            case .object(let members): members.forEach { visit($0.value) }
+            default: break
+            }
+        }
+        visit(template)
+        return names
+    }
+
+    /// Renders the template; a string that is exactly `{{status}}` becomes a number.
+    public func render(_ values: [String: String], status: Int) -> JSONValue {
+        func fill(_ v: JSONValue) -> JSONValue {
+            switch v {
+            case .string(let s):
+                if s == "{{status}}" { return .number(Double(status)) }
+                var out = s
+                for name in ErrorEnvelope.references(in: s) {
+                    let value = name == "status" ? String(status) : (values[name] ?? "")
+                    out = out.replacingOccurrences(of: "{{\(name)}}", with: value)
+                }
+                return .string(out)
+            case .array(let items): return .array(items.map(fill))
+            case .object(let members): return .object(members.map { ($0.key, fill($0.value)) })
+            default: return v
+            }
+        }
+        return fill(template)
+    }
+
+    static func references(in s: String) -> [String] {
+        var names: [String] = []
+        var rest = s[...]
+        while let open = rest.range(of: "{{") {
+            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+            names.append(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
+            rest = rest[close.upperBound...]
+        }
+        return names
+    }
+}

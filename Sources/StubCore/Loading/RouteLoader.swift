@@ -1,0 +1,168 @@
+import Foundation
+
+/// Loads one route folder: route.json plus its body files.
+struct RouteLoader {
+    let root: URL
+    let folder: String
+    let service: String?
+    let defaults: ServiceDefaults
+    let log: ProblemLog
+
+    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
+    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "description"]
+    static let variantKeys = ["status", "headers", "body", "error", "when", "description", "delay", "fault"]
+
+    var routeFile: String { "\(folder)/route.json" }
+
+    func load() -> Route? {
+        let problemsBefore = log.problems.count
+        guard let json = StubLoader.readJSON(root: root, relative: routeFile, log: log) else { return nil }
+        let reader = ValueReader(file: routeFile, log: log)
+        guard let members = reader.object(json, at: "", allowed: RouteLoader.routeKeys) else { return nil }
+        let keys = Set(members.map(\.key))
+        for required in ["method", "path"] where !keys.contains(required) {
+            reader.fail(required, "missing; expected a \(required == "method" ? "method like \"GET\"" : "path like \"/users/{id}\"")")
+        }
+        var method = "", path = "", routeHeaders: [HTTPHeader] = [], defaultName: String?
+        var routeDelay = defaults.delay
+        var entries: [(key: String, value: JSONValue)] = []
+        for (key, value) in members {
+            switch key {
+            case "method":
+                if let m = reader.string(value, at: key) {
+                    if RouteLoader.methods.contains(m.uppercased()) { method = m.uppercased() } else {
+                        reader.fail(key, "expected one of \(RouteLoader.methods.joined(separator: ", ")), found \"\(m)\"")
+                    }
+                }
+            case "path":
+                if let p = reader.string(value, at: key) {
+                    if p.hasPrefix("/") && !p.contains("?") { path = p } else {
+                        reader.fail(key, "expected a path starting with '/' and without a query, found \"\(p)\"")
+                    }
+                }
+            case "headers": routeHeaders = reader.headers(value, at: key) ?? []
+            case "default": defaultName = reader.string(value, at: key)
+            case "delay": routeDelay = reader.delay(value, at: key) ?? routeDelay
+            case "variants":
+                guard case .object(let list) = value else {
+                    reader.fail(key, "expected an object of variant name to variant, found \(value.kindDescription)")
+                    continue
+                }
+                entries = list
+            default: _ = reader.string(value, at: key)
+            }
+        }
+        let template = PathTemplate(defaults.basePath + (path == "/" ? "" : path))
+        checkTemplate(template, reader: reader)
+        let files = bodyFiles()
+        let context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,
+                                     envelope: defaults.envelope, delay: routeDelay)
+        var variants: [Variant] = []
+        for (name, value) in entries {
+            variants += context.variant(name: name, json: value, file: files[name]).map { [$0] } ?? []
+        }
+        for (name, file) in files.sorted(by: { $0.key < $1.key }) where !entries.contains(where: { $0.key == name }) {
+            variants += context.variant(name: name, json: nil, file: file).map { [$0] } ?? []
+        }
+        guard log.problems.count == problemsBefore else { return nil }
+        guard !variants.isEmpty else {
+            log.addFile(folder, "no responses; expected a body file like 200.json or variants in route.json")
+            return nil
+        }
+        let defaultIndex: Int
+        if let name = defaultName {
+            guard let i = variants.firstIndex(where: { $0.name == name }) else {
+                reader.fail("default", "expected the name of a variant (\(variants.map(\.name).joined(separator: ", "))), found \"\(name)\"")
+                return nil
+            }
+            defaultIndex = i
+        } else {
+            let successes = variants.indices.filter { (200..<300).contains(variants[$0].status) }
+            defaultIndex = successes.min { (variants[$0].status, variants[$0].name) < (variants[$1].status, variants[$1].name) } ?? 0
+        }
+        let id = folder
+        return Route(id: id, service: service, name: (folder as NSString).lastPathComponent, method: method,
+                     template: template, variants: variants, defaultIndex: defaultIndex)
+    }
+
+    private func checkTemplate(_ template: PathTemplate, reader: ValueReader) {
+        var seen: Set<String> = []
+        for name in template.parameterNames {
+            if name.isEmpty || name.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "-" }) {
+                reader.fail("path", "expected parameter names of letters, digits, '_' or '-', found {\(name)}")
+            }
+            if !seen.insert(name).inserted { reader.fail("path", "parameter {\(name)} appears twice") }
+        }
+        for case .literal(let lit) in template.segments where lit.contains("{") || lit.contains("}") {
+            reader.fail("path", "expected a whole segment like {id} for a parameter, found \"\(lit)\"")
+        }
+    }
+
+    /// Body files by variant name. Misnamed files are problems, not silently skipped.
+    private func bodyFiles() -> [String: BodyFile] {
+        var files: [String: BodyFile] = [:]
+        let url = root.appendingPathComponent(folder)
+        for entry in StubLoader.listing(url, log: log, relative: folder) where entry != "route.json" {
+            let relative = "\(folder)/\(entry)"
+            if StubLoader.isDirectory(url.appendingPathComponent(entry)) {
+                log.addFile(relative, "unexpected folder inside a route folder; routes do not nest (make it a sibling)")
+                continue
+            }
+            guard StubLoader.isStubFile(entry) else { continue }
+            let ext = (entry as NSString).pathExtension.lowercased()
+            let name = (entry as NSString).deletingPathExtension
+            guard BodyFile.leadingStatus(name) != nil, BodyFile.isVariantName(name) else {
+                log.addFile(relative, "expected a body file named <status>.<ext> or <status>-<name>.<ext> (like 200.json or 404-missing.json)")
+                continue
+            }
+            guard let contentType = BodyFile.contentTypes[ext] else {
+                log.addFile(relative, "unknown extension .\(ext); expected one of \(BodyFile.contentTypes.keys.sorted().map { "." + $0 }.joined(separator: ", "))")
+                continue
+            }
+            if files[name] != nil {
+                log.addFile(relative, "a second body file for variant \(name); expected one file per variant")
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(entry).path) else {
+                log.addFile(relative, "cannot be read")
+                continue
+            }
+            let bytes = Array(data)
+            if ext == "json" {
+                do { _ = try JSONParser.parse(bytes) } catch {
+                    log.add(StubProblem(file: relative, location: .position(line: error.line, column: error.column),
+                                        message: "not valid JSON: \(error.message)"))
+                    continue
+                }
+            }
+            files[name] = BodyFile(relative: relative, bytes: bytes, contentType: contentType)
+        }
+        return files
+    }
+}
+
+/// A body file's bytes and the Content-Type its extension implies.
+struct BodyFile {
+    let relative: String
+    let bytes: [UInt8]
+    let contentType: String
+
+    static let contentTypes: [String: String] = [
+        "json": "application/json; charset=utf-8", "txt": "text/plain; charset=utf-8",
+        "html": "text/html; charset=utf-8", "xml": "application/xml; charset=utf-8",
+        "csv": "text/csv; charset=utf-8", "bin": "application/octet-stream",
+        "png": "image/png", "jpg": "image/jpeg", "gif": "image/gif", "pdf": "application/pdf",
+    ]
+
+    /// The HTTP status a variant name starts with (`404-missing` → 404).
+    static func leadingStatus(_ name: String) -> Int? {
+        let digits = name.prefix { $0.isASCII && $0.isNumber }
+        guard digits.count == 3, let status = Int(digits), (100...599).contains(status) else { return nil }
+        let rest = name.dropFirst(3)
+        return rest.isEmpty || rest.hasPrefix("-") ? status : nil
+    }
+
+    static func isVariantName(_ name: String) -> Bool {
+        !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+    }
+}

@@ -1,0 +1,27 @@
+/// Edit distance, for "did you mean" hints and 404 near misses.
+public enum StringDistance {
+    /// Levenshtein distance between two strings, by Unicode scalar.
+    public static func levenshtein(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// The candidate within a third of the word's length in edits, if any.
+    public static func closest(to word: String, in candidates: [String]) -> String? {
+        let limit = Swift.max(1, word.count / 3)
+        return candidates.map { ($0, levenshtein(word.lowercased(), $0.lowercased())) }
+            .filter { $0.1 <= limit }
+            .min { $0.1 < $1.1 }?.0
+    }
+}

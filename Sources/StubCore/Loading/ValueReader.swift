@@ -1,0 +1,134 @@
+/// Typed reads of JSON values in one stub file, logging a problem for anything of the wrong shape.
+struct ValueReader {
+    let file: String
+    let log: ProblemLog
+
+    static func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? key : "\(path).\(key)"
+    }
+
+    func fail(_ path: String, _ message: String) {
+        log.add(file, path, message)
+    }
+
+    /// The members of an object, after reporting keys not in `allowed`.
+    func object(_ value: JSONValue, at path: String, allowed: [String]) -> [(key: String, value: JSONValue)]? {
+        guard case .object(let members) = value else {
+            fail(path, "expected an object, found \(value.kindDescription)")
+            return nil
+        }
+        for (key, _) in members where !allowed.contains(key) {
+            let hint = StringDistance.closest(to: key, in: allowed).map { "did you mean \"\($0)\"? " } ?? ""
+            fail(ValueReader.join(path, key), "unknown key; \(hint)expected one of \(allowed.joined(separator: ", "))")
+        }
+        return members.filter { allowed.contains($0.key) }
+    }
+
+    func string(_ value: JSONValue, at path: String) -> String? {
+        guard case .string(let s) = value else {
+            fail(path, "expected a string, found \(value.kindDescription)")
+            return nil
+        }
+        return s
+    }
+
+    func int(_ value: JSONValue, at path: String, in range: ClosedRange<Int>) -> Int? {
+        guard case .number(let n) = value, n.rounded() == n, n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+            let found = value.scalarText.map { "\(value.kindDescription) \($0)" } ?? value.kindDescription
+            fail(path, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(found)")
+            return nil
+        }
+        return Int(n)
+    }
+
+    func number(_ value: JSONValue, at path: String, minimum: Double) -> Double? {
+        guard case .number(let n) = value, n >= minimum else {
+            fail(path, "expected a number ≥ \(JSONValue.format(number: minimum)), found \(value.scalarText ?? value.kindDescription)")
+            return nil
+        }
+        return n
+    }
+
+    /// An object whose values are all strings (headers, `when` maps).
+    func stringMap(_ value: JSONValue, at path: String) -> [(key: String, value: String)]? {
+        guard case .object(let members) = value else {
+            fail(path, "expected an object of strings, found \(value.kindDescription)")
+            return nil
+        }
+        var out: [(key: String, value: String)] = []
+        for (key, v) in members {
+            if let s = string(v, at: ValueReader.join(path, key)) { out.append((key, s)) }
+        }
+        return out
+    }
+
+    func headers(_ value: JSONValue, at path: String) -> [HTTPHeader]? {
+        guard let map = stringMap(value, at: path) else { return nil }
+        var ok = true
+        for (name, v) in map {
+            if name.isEmpty || name.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }) {
+                fail(ValueReader.join(path, name), "expected a header name (visible ASCII, no spaces or ':'), found \"\(name)\"")
+                ok = false
+            }
+            if v.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+                fail(ValueReader.join(path, name), "expected a header value on one line, found a line break")
+                ok = false
+            }
+        }
+        return ok ? map.map { HTTPHeader($0.key, $0.value) } : nil
+    }
+
+    func delay(_ value: JSONValue, at path: String) -> DelaySpec? {
+        let keys = ["ms", "min", "max", "median", "sigma"]
+        guard let members = object(value, at: path, allowed: keys) else { return nil }
+        let names = Set(members.map(\.key))
+        let maxDelay = 3_600_000
+        func field(_ k: String) -> Int? { value[k].flatMap { int($0, at: ValueReader.join(path, k), in: 0...maxDelay) } }
+        switch names {
+        case ["ms"]:
+            return field("ms").map { .fixed(ms: $0) }
+        case ["min", "max"]:
+            guard let lo = field("min"), let hi = field("max") else { return nil }
+            guard lo <= hi else { fail(path, "expected min ≤ max, found min \(lo) and max \(hi)"); return nil }
+            return .uniform(min: lo, max: hi)
+        case ["median", "sigma", "max"], ["median", "sigma"]:
+            guard let median = value["median"].flatMap({ number($0, at: ValueReader.join(path, "median"), minimum: 0) }),
+                  let sigma = value["sigma"].flatMap({ number($0, at: ValueReader.join(path, "sigma"), minimum: 0) }) else { return nil }
+            let cap = names.contains("max") ? field("max") : maxDelay
+            return cap.map { .lognormal(median: median, sigma: sigma, max: $0) }
+        default:
+            fail(path, "expected {\"ms\": N}, {\"min\": N, \"max\": N} or {\"median\": N, \"sigma\": S, \"max\": N}, found keys \(members.map(\.key).joined(separator: ", "))")
+            return nil
+        }
+    }
+
+    func fault(_ value: JSONValue, at path: String) -> Fault? {
+        guard let name = string(value, at: path) else { return nil }
+        guard let fault = Fault(rawValue: name) else {
+            fail(path, "expected one of \(Fault.names), found \"\(name)\"")
+            return nil
+        }
+        return fault
+    }
+
+    func condition(_ value: JSONValue, at path: String, parameters: [String]) -> RequestCondition? {
+        guard let members = object(value, at: path, allowed: ["path", "query", "headers", "body"]) else { return nil }
+        var condition = RequestCondition()
+        for (key, v) in members {
+            let p = ValueReader.join(path, key)
+            guard let map = stringMap(v, at: p) else { continue }
+            let dict = Dictionary(map, uniquingKeysWith: { a, _ in a })
+            switch key {
+            case "path":
+                for name in dict.keys where !parameters.contains(name) {
+                    fail(ValueReader.join(p, name), "expected a path parameter of the route (\(parameters.isEmpty ? "it has none" : parameters.joined(separator: ", "))), found \"\(name)\"")
+                }
+                condition.path = dict
+            case "query": condition.query = dict
+            case "headers": condition.headers = dict
+            default: condition.body = dict
+            }
+        }
+        return condition
+    }
+}

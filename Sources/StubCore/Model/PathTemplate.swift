@@ -1,0 +1,63 @@
+/// A path like `/api/v1/users/{id}` split into literal and parameter segments.
+public struct PathTemplate: Sendable, Equatable {
+    /// One segment of a template.
+    public enum Segment: Sendable, Equatable {
+        /// Must equal the request's segment.
+        case literal(String)
+        /// Matches any one non-empty segment and captures it under this name.
+        case parameter(String)
+    }
+
+    /// The template as written, normalised to one leading slash and no trailing slash.
+    public let text: String
+    /// The segments in order.
+    public let segments: [Segment]
+
+    /// Parses a template; `{name}` segments are parameters.
+    public init(_ text: String) {
+        let parts = PathTemplate.split(text)
+        segments = parts.map { part in
+            if part.count > 2, part.hasPrefix("{"), part.hasSuffix("}") {
+                return .parameter(String(part.dropFirst().dropLast()))
+            }
+            return .literal(part)
+        }
+        self.text = "/" + parts.joined(separator: "/")
+    }
+
+    /// The names of the parameters, in order.
+    public var parameterNames: [String] {
+        segments.compactMap { if case .parameter(let n) = $0 { return n } else { return nil } }
+    }
+
+    /// Splits a path into its non-empty segments.
+    public static func split(_ path: some StringProtocol) -> [String] {
+        path.split(separator: "/" as Character, omittingEmptySubsequences: true).map { String($0) }
+    }
+
+    /// The captured parameters when `pathSegments` matches, else nil.
+    public func match(_ pathSegments: [String]) -> [String: String]? {
+        guard pathSegments.count == segments.count else { return nil }
+        var captured: [String: String] = [:]
+        for (segment, actual) in zip(segments, pathSegments) {
+            switch segment {
+            case .literal(let lit): if lit != actual { return nil }
+            case .parameter(let name): captured[name] = actual
+            }
+        }
+        return captured
+    }
+
+    /// True when this template is more specific than `other`: the first segment where they differ
+    /// in kind is a literal here. Literal segments beat parameters, left to right.
+    public func isMoreSpecific(than other: PathTemplate) -> Bool {
+        for (a, b) in zip(segments, other.segments) {
+            switch (a, b) {
+            case (.literal, .parameter): return true
+            case (.parameter, .literal): return false
+            default: continue
+            }
+        }
+        return false
+    }
+}

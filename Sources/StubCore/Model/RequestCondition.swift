@@ -1,0 +1,35 @@
+/// Conditions on a request that select a variant (`when` in route.json).
+///
+/// Every listed value must match exactly; `"*"` only asks that the value be present.
+public struct RequestCondition: Sendable, Equatable {
+    /// Path template parameters.
+    public var path: [String: String] = [:]
+    /// Query parameters (percent-decoded).
+    public var query: [String: String] = [:]
+    /// Headers; names compare case-insensitively.
+    public var headers: [String: String] = [:]
+    /// Top-level fields of a JSON or form-encoded body.
+    public var body: [String: String] = [:]
+
+    /// Makes a condition.
+    public init(path: [String: String] = [:], query: [String: String] = [:], headers: [String: String] = [:], body: [String: String] = [:]) {
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// True when the request satisfies every listed value.
+    public func holds(for request: StubRequest, parameters: [String: String]) -> Bool {
+        func check(_ expected: [String: String], _ lookup: (String) -> String?) -> Bool {
+            expected.allSatisfy { name, want in
+                guard let got = lookup(name) else { return false }
+                return want == "*" || got == want
+            }
+        }
+        return check(path) { parameters[$0] }
+            && check(query) { request.queryValue($0) }
+            && check(headers) { request.header($0) }
+            && (body.isEmpty || check(body) { request.bodyFields[$0] })
+    }
+}

@@ -1,0 +1,38 @@
+/// One route folder: a method and path template with its response variants.
+public struct Route: Sendable {
+    /// `service/folder`, or `folder` for a route directly under the stub root.
+    public let id: String
+    /// The service folder name, nil for routes directly under the root.
+    public let service: String?
+    /// The route folder name.
+    public let name: String
+    /// Upper-case HTTP method.
+    public let method: String
+    /// The full path template (service basePath joined with the route's path).
+    public let template: PathTemplate
+    /// Variants in selection order: those listed in route.json first, then the rest by name.
+    public let variants: [Variant]
+    /// Index into `variants` of the response served when nothing else selects one.
+    public let defaultIndex: Int
+
+    /// The full path as written, e.g. `/api/v1/users/{id}`.
+    public var fullPath: String { template.text }
+    /// The default variant.
+    public var defaultVariant: Variant { variants[defaultIndex] }
+
+    /// Makes a route; `defaultIndex` must be a valid index into `variants`.
+    public init(id: String, service: String?, name: String, method: String, template: PathTemplate, variants: [Variant], defaultIndex: Int) {
+        self.id = id
+        self.service = service
+        self.name = name
+        self.method = method
+        self.template = template
+        self.variants = variants
+        self.defaultIndex = defaultIndex
+    }
+
+    /// The index of the variant called `name`.
+    public func variantIndex(named name: String) -> Int? {
+        variants.firstIndex { $0.name == name }
+    }
+}

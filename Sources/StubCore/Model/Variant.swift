@@ -1,0 +1,59 @@
+/// One response a route can give: a status, headers and body prepared at load time, or a fault.
+public struct Variant: Sendable {
+    /// The name tests select it by (`200`, `401`, `200-user-2`).
+    public let name: String
+    /// HTTP status; 0 for a fault variant that never sends a status line.
+    public let status: Int
+    /// Response headers after merging service, route and variant headers (Content-Type included).
+    public let headers: [HTTPHeader]
+    /// The exact bytes sent as the body.
+    public let body: [UInt8]
+    /// Conditions on the request that select this variant, if any.
+    public let condition: RequestCondition?
+    /// The effective delay (variant, else route, else service).
+    public let delay: DelaySpec?
+    /// A network fault served instead of a response.
+    public let fault: Fault?
+    /// A human note from route.json.
+    public let description: String?
+
+    /// Makes a variant from prepared parts.
+    public init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
+                delay: DelaySpec? = nil, fault: Fault? = nil, description: String? = nil) {
+        self.name = name
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.condition = condition
+        self.delay = delay
+        self.fault = fault
+        self.description = description
+    }
+}
+
+/// A response header as sent on the wire.
+public struct HTTPHeader: Sendable, Equatable {
+    /// Header name as written in the stub.
+    public var name: String
+    /// Header value.
+    public var value: String
+
+    /// Makes a header.
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+extension Array where Element == HTTPHeader {
+    /// Sets `name` to `value`, replacing any header of that name regardless of case.
+    public mutating func set(_ name: String, _ value: String) {
+        removeAll { $0.name.lowercased() == name.lowercased() }
+        append(HTTPHeader(name, value))
+    }
+
+    /// The value of the first header called `name` regardless of case.
+    public func value(of name: String) -> String? {
+        first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}

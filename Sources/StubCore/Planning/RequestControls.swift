@@ -1,0 +1,52 @@
+/// Per-request controls a test puts on a request: `X-Stub-Variant`, `X-Stub-Delay`, `X-Stub-Fault`
+/// headers or `__variant`, `__delay`, `__fault` query parameters (header wins).
+public struct RequestControls: Sendable, Equatable {
+    /// The query parameters that carry controls; they are removed before matching and journaling.
+    public static let queryNames = ["__variant", "__delay", "__fault"]
+
+    /// A variant name to serve.
+    public var variant: String?
+    /// A delay in milliseconds that beats every file setting.
+    public var delayMs: Int?
+    /// A fault to serve.
+    public var fault: Fault?
+
+    /// Reads the controls and strips the control query parameters from `request`;
+    /// a malformed control is a 400 reply, never ignored.
+    public static func extract(from request: inout StubRequest) -> Result<RequestControls, ReplyFailure> {
+        var controls = RequestControls()
+        func value(header: String, query: String) -> String? {
+            request.header(header) ?? request.queryValue(query)
+        }
+        controls.variant = value(header: "X-Stub-Variant", query: "__variant")
+        if let text = value(header: "X-Stub-Delay", query: "__delay") {
+            guard let ms = Int(text.trimmingASCIISpaces()), ms >= 0, ms <= 3_600_000 else {
+                return .failure(ReplyFailure(.error(400, "invalid delay", [("value", .string(text)), ("expected", .string("milliseconds from 0 to 3600000"))])))
+            }
+            controls.delayMs = ms
+        }
+        if let text = value(header: "X-Stub-Fault", query: "__fault") {
+            guard let fault = Fault(rawValue: text.trimmingASCIISpaces()) else {
+                return .failure(ReplyFailure(.error(400, "unknown fault", [("value", .string(text)), ("faults", .array(Fault.allCases.map { .string($0.rawValue) }))])))
+            }
+            controls.fault = fault
+        }
+        request.query.removeAll { queryNames.contains($0.name) }
+        return .success(controls)
+    }
+}
+
+/// A request that cannot be served as asked, carrying the reply that explains why.
+public struct ReplyFailure: Error, Sendable {
+    /// The explaining reply.
+    public var reply: Reply
+
+    /// Wraps a reply.
+    public init(_ reply: Reply) { self.reply = reply }
+}
+
+extension String {
+    func trimmingASCIISpaces() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

@@ -1,0 +1,56 @@
+/// A request as the core sees it: no sockets, just the parts stubs can match on.
+public struct StubRequest: Sendable {
+    /// Upper-case method.
+    public var method: String
+    /// The decoded path, without the query.
+    public var path: String
+    /// Query parameters in order, percent-decoded.
+    public var query: [(name: String, value: String)]
+    /// Request headers in order.
+    public var headers: [(name: String, value: String)]
+    /// The raw body bytes.
+    public var body: [UInt8]
+
+    /// Makes a request.
+    public init(method: String, path: String, query: [(name: String, value: String)] = [],
+                headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.method = method.uppercased()
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of a header, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first { $0.name.lowercased() == lower }?.value
+    }
+
+    /// The first value of a query parameter.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+
+    /// Top-level fields of a JSON object or form-encoded body, as strings.
+    ///
+    /// Parsed on demand: only `when` conditions on the body pay for it.
+    public var bodyFields: [String: String] {
+        guard !body.isEmpty else { return [:] }
+        let contentType = header("Content-Type")?.lowercased() ?? ""
+        let looksLikeJSON = contentType.contains("json") || (!contentType.contains("form") && body.first == UInt8(ascii: "{"))
+        if looksLikeJSON {
+            guard case .object(let members)? = try? JSONParser.parse(body) else { return [:] }
+            var fields: [String: String] = [:]
+            for (key, value) in members where fields[key] == nil {
+                fields[key] = value.scalarText ?? value.serialized()
+            }
+            return fields
+        }
+        var fields: [String: String] = [:]
+        for (key, value) in FormDecoding.pairs(String(decoding: body, as: UTF8.self)) where fields[key] == nil {
+            fields[key] = value
+        }
+        return fields
+    }
+}

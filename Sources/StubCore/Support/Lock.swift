@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A pthread mutex guarding a value. Used instead of `Synchronization.Mutex`, which trips
+/// Thread Sanitizer false positives on this platform.
+public final class Locked<Value>: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var value: Value
+
+    /// Wraps `value`.
+    public init(_ value: Value) {
+        self.value = value
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    /// Runs `body` with exclusive access to the value.
+    @discardableResult
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body(&value)
+    }
+}

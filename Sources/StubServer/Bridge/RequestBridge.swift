@@ -1,0 +1,144 @@
+import CMicroHTTPD
+import StubCore
+import Synchronization
+
+/// Turns libmicrohttpd requests into plans from the core and carries them out: queue a prepared
+/// response, suspend for a delay, or inject a fault. Shared by all MHD threads.
+final class RequestBridge: @unchecked Sendable {
+    let catalog: Locked<PreparedCatalog>
+    let planner: ResponsePlanner
+    let scheduler: DelayScheduler
+    let log: AccessLog
+    let hangCapNs: UInt64
+    /// Answers `/__stubd/` requests; nil when the admin API is off.
+    var admin: (@Sendable (inout StubRequest, String?) -> Reply?)?
+    /// Sees every stub request once it is answered (the journal).
+    var observer: (@Sendable (RequestRecord) -> Void)?
+    /// Where admin overrides come from.
+    var overrides: (any OverrideSource)?
+
+    /// Set when the server stops: no new suspends, suspended connections close.
+    let stopping = Atomic<Bool>(false)
+    /// Connections suspended and not yet handled after resume; MHD_stop_daemon aborts unless 0.
+    let suspended = Atomic<Int>(0)
+
+    init(catalog: PreparedCatalog, planner: ResponsePlanner, log: AccessLog, hangCapMs: Int) {
+        self.catalog = Locked(catalog)
+        self.planner = planner
+        self.scheduler = DelayScheduler()
+        self.log = log
+        self.hangCapNs = UInt64(hangCapMs) * 1_000_000
+    }
+
+    func handle(_ connection: ConnectionHandle, _ context: RequestContext, method: String, path: String) -> MHD_Result {
+        switch context.phase {
+        case .receiving:
+            return plan(connection, context, method: method, path: path)
+        case .delayed:
+            markResumed(context)
+            return finish(connection, context)
+        case .hanging:
+            markResumed(context)
+            record(context, fault: .hang)
+            return .NO
+        }
+    }
+
+    private func plan(_ connection: ConnectionHandle, _ context: RequestContext, method: String, path: String) -> MHD_Result {
+        var request = StubRequest(
+            method: method, path: path,
+            query: PairCollector.read(connection, kind: .GET_ARGUMENT_KIND),
+            headers: PairCollector.read(connection, kind: .HEADER_KIND),
+            body: context.body)
+        let session = request.header("X-Stub-Session")
+        context.session = session
+        if let admin, path.hasPrefix(AdminPaths.prefix), let reply = admin(&request, session) {
+            context.request = request
+            context.plan = .reply(reply)
+            return send(connection, context)
+        }
+        let prepared = catalog.withLock { $0 }
+        let plan = planner.plan(&request, catalog: prepared.catalog, overrides: overrides, session: session)
+        context.request = request
+        context.plan = plan
+        context.prepared = prepared
+        context.delayMs = plan.delayMs
+        if plan.fault == Fault.hang || plan.delayMs > 0 {
+            guard !stopping.load(ordering: .relaxed) else { return .NO }
+            let delayNs = UInt64(plan.delayMs) * 1_000_000
+            context.phase = plan.fault == Fault.hang ? .hanging : .delayed
+            // Suspend first, then schedule: the timer thread may resume at once.
+            suspended.add(1, ordering: .relaxed)
+            context.isSuspended = true
+            MHD_suspend_connection(connection.pointer)
+            scheduler.schedule(connection, at: context.startNs + delayNs + (plan.fault == Fault.hang ? hangCapNs : 0))
+            return .YES
+        }
+        return finish(connection, context)
+    }
+
+    /// Counts a suspended connection as handled; called on resume or when MHD frees it.
+    func markResumed(_ context: RequestContext) {
+        guard context.isSuspended else { return }
+        context.isSuspended = false
+        suspended.subtract(1, ordering: .relaxed)
+    }
+
+    private func finish(_ connection: ConnectionHandle, _ context: RequestContext) -> MHD_Result {
+        guard let plan = context.plan else { return .NO }
+        if let fault = plan.fault {
+            var body: [UInt8] = []
+            if case .variant(let r, let v) = plan.response, let prepared = context.prepared {
+                body = prepared.catalog.routes[r].variants[v].body
+            }
+            FaultInjector.inject(fault, on: connection, body: body)
+            record(context, fault: fault)
+            return .NO
+        }
+        if stopping.load(ordering: .relaxed) && context.phase != .receiving { return .NO }
+        return send(connection, context)
+    }
+
+    private func send(_ connection: ConnectionHandle, _ context: RequestContext) -> MHD_Result {
+        guard let plan = context.plan else { return .NO }
+        let result: MHD_Result
+        switch plan.response {
+        case .variant(let r, let v):
+            guard let prepared = context.prepared else { return .NO }
+            result = MHD_queue_response(connection.pointer, UInt32(plan.status), prepared.response(route: r, variant: v))
+        case .reply(let reply):
+            let response = ResponseFactory.make(body: reply.body, headers: reply.headers)
+            result = MHD_queue_response(connection.pointer, UInt32(reply.status), response)
+            MHD_destroy_response(response)
+        }
+        record(context, fault: nil)
+        return result
+    }
+
+    private func record(_ context: RequestContext, fault: Fault?) {
+        guard let request = context.request, let plan = context.plan else { return }
+        let elapsedMs = Double(MonotonicClock.now() - context.startNs) / 1_000_000
+        let entry = RequestRecord(request: request, session: context.session, routeID: plan.routeID, variant: plan.variantName,
+                                  status: fault == nil ? plan.status : 0, delayMs: context.delayMs, fault: fault,
+                                  elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen)
+        log.write(entry)
+        if !request.path.hasPrefix(AdminPaths.prefix) { observer?(entry) }
+    }
+
+    /// Resumes every suspended connection (they close) and waits, bounded, until MHD has seen them all.
+    func drain(timeoutMs: Int) {
+        stopping.store(true, ordering: .relaxed)
+        let deadline = MonotonicClock.now() + UInt64(timeoutMs) * 1_000_000
+        repeat {
+            scheduler.resumeAll()
+            if suspended.load(ordering: .relaxed) <= 0 { break }
+            usleepMs(1)
+        } while MonotonicClock.now() < deadline
+    }
+}
+
+/// Paths of the admin API.
+public enum AdminPaths {
+    /// Every admin endpoint lives under this prefix; stubs cannot use it.
+    public static let prefix = "/__stubd/"
+}

@@ -1,0 +1,10 @@
+import Glibc
+
+/// Nanoseconds on CLOCK_MONOTONIC, the clock delays and deadlines are measured on.
+enum MonotonicClock {
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+}

@@ -1,0 +1,50 @@
+import CMicroHTTPD
+import Glibc
+import StubCore
+
+/// Acts below HTTP on a connection's socket to give the client a network failure.
+/// After each of these the handler returns MHD_NO and libmicrohttpd closes the connection.
+enum FaultInjector {
+    static func inject(_ fault: Fault, on connection: ConnectionHandle, body: [UInt8]) {
+        let fd = CMHD_connection_fd(connection.pointer)
+        guard fd >= 0 else { return }
+        switch fault {
+        case .reset:
+            // Dissolving the association makes the kernel answer the peer with RST. SO_LINGER 0
+            // alone is not enough: MHD shuts down the write side first, which sends a FIN.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            var address = sockaddr()
+            address.sa_family = sa_family_t(AF_UNSPEC)
+            _ = connect(fd, &address, socklen_t(MemoryLayout<sockaddr>.size))
+        case .empty, .hang:
+            break
+        case .garbage:
+            var rng = SystemRandomNumberGenerator()
+            // Not starting with "HTTP/" so no client mistakes it for a response head.
+            var bytes: [UInt8] = [0x00, 0xFF, 0x13, 0x37]
+            bytes += (0..<508).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            sendAll(fd, bytes)
+        case .truncate:
+            let promised = max(body.count * 2, body.count + 100)
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(promised)\r\nConnection: close\r\n\r\n"
+            sendAll(fd, Array(head.utf8) + body.prefix(max(1, body.count / 2)))
+        }
+    }
+
+    private static func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return }
+                offset += n
+            }
+        }
+    }
+}
+
+/// Sleeps the calling thread; only for bounded shutdown waits, never on the request path.
+func usleepMs(_ ms: Int) {
+    usleep(useconds_t(ms * 1000))
+}

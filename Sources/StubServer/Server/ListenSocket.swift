@@ -1,0 +1,58 @@
+import Glibc
+
+/// A bound, listening TCP socket made before libmicrohttpd starts, so bind errors
+/// (address in use, bad host) reach the user with their real cause.
+struct ListenSocket {
+    let fd: Int32
+    let port: Int
+    let isIPv6: Bool
+
+    static func open(host: String, port: Int, backlog: Int32 = 4096) throws(StubServerError) -> ListenSocket {
+        guard (0...65535).contains(port) else { throw .invalidAddress("port \(port) is out of range 0-65535") }
+        let name = host == "localhost" ? "127.0.0.1" : host
+        var v4 = sockaddr_in()
+        var v6 = sockaddr_in6()
+        let isIPv6: Bool
+        if inet_pton(AF_INET, name, &v4.sin_addr) == 1 {
+            isIPv6 = false
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(port).bigEndian)
+        } else if inet_pton(AF_INET6, name.trimmingBrackets(), &v6.sin6_addr) == 1 {
+            isIPv6 = true
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+        } else {
+            throw .invalidAddress("host \"\(host)\" is not an IPv4 or IPv6 address (or localhost)")
+        }
+        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .system(call: "socket", errno: errno) }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let bound: Int32 = isIPv6
+            ? withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+            : withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        if bound != 0 {
+            let code = errno
+            close(fd)
+            if code == EADDRINUSE { throw .addressInUse(host: host, port: port) }
+            throw .system(call: "bind \(host):\(port)", errno: code)
+        }
+        guard listen(fd, backlog) == 0 else {
+            let code = errno
+            close(fd)
+            throw .system(call: "listen", errno: code)
+        }
+        var storage = sockaddr_in6()
+        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        // sin_port and sin6_port sit at the same offset.
+        let actual = Int(UInt16(bigEndian: storage.sin6_port))
+        return ListenSocket(fd: fd, port: actual, isIPv6: isIPv6)
+    }
+}
+
+extension String {
+    func trimmingBrackets() -> String {
+        hasPrefix("[") && hasSuffix("]") ? String(dropFirst().dropLast()) : self
+    }
+}

@@ -1,0 +1,41 @@
+import Glibc
+import StubCore
+
+/// Everything a `StubServer` can be told at start; the CLI fills it from flags and `STUBD_*` variables.
+public struct StubServerConfiguration: Sendable {
+    /// Address to bind: an IPv4 or IPv6 literal, or `localhost`.
+    public var host = "127.0.0.1"
+    /// Port to bind; 0 picks a free one (read it back from `StubServer.port`).
+    public var port = 0
+    /// Access-log format on standard output.
+    public var log = AccessLogFormat.off
+    /// Milliseconds added to every stub response (a whole slow-network test run).
+    public var baseDelayMs = 0
+    /// How long a `hang` fault holds a connection before closing it.
+    public var hangCapMs = 300_000
+    /// Concurrent connections accepted; more wait in the listen backlog.
+    public var connectionLimit = StubServerConfiguration.defaultConnectionLimit()
+    /// Per-connection memory for request headers; larger heads get 431.
+    public var connectionMemoryLimit = 16 * 1024
+    /// Seconds an idle keep-alive connection stays open.
+    public var idleTimeoutSeconds = 120
+
+    /// A configuration with the defaults.
+    public init() {}
+
+    /// Connections the process's file-descriptor limit allows, leaving room for files and the listener.
+    public static func defaultConnectionLimit() -> Int {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let soft = limit.rlim_cur > 1 << 20 ? 65536 : Int(limit.rlim_cur)
+        return max(16, min(soft - 64, 65536))
+    }
+
+    /// Raises the soft file-descriptor limit to the hard limit (many concurrent delayed clients need it).
+    public static func raiseFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}

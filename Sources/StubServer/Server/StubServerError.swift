@@ -1,0 +1,27 @@
+import Glibc
+import StubCore
+
+/// Why a server could not start or reload.
+public enum StubServerError: Error, Sendable, CustomStringConvertible {
+    /// The stub directory has problems; nothing was served.
+    case invalidStubs(StubLoadFailure)
+    /// Another process holds the port.
+    case addressInUse(host: String, port: Int)
+    /// The host or port cannot be bound.
+    case invalidAddress(String)
+    /// A system call failed.
+    case system(call: String, errno: Int32)
+    /// libmicrohttpd refused to start.
+    case daemonFailed
+
+    /// A message for people.
+    public var description: String {
+        switch self {
+        case .invalidStubs(let failure): return "the stub directory has problems:\n\(failure)"
+        case .addressInUse(let host, let port): return "\(host):\(port) is already in use; stop the other process or pick another --port (0 picks a free one)"
+        case .invalidAddress(let why): return why
+        case .system(let call, let code): return "\(call) failed: \(String(cString: strerror(code)))"
+        case .daemonFailed: return "libmicrohttpd could not start the daemon"
+        }
+    }
+}

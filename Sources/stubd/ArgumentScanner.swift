@@ -1,0 +1,82 @@
+/// A bad command line: printed with the command's usage, exit status 2.
+struct UsageError: Error {
+    let message: String
+}
+
+/// Reads `--name value`, `--name=value`, flags and positionals from the command line, in order.
+struct ArgumentScanner {
+    private var arguments: [String]
+    private(set) var positionals: [String] = []
+
+    init(_ arguments: [String]) {
+        self.arguments = arguments
+    }
+
+    /// The next option name, or nil when none is left; positionals are set aside as they are met.
+    mutating func nextOption() -> String? {
+        while let first = arguments.first {
+            arguments.removeFirst()
+            if first == "--" {
+                positionals += arguments
+                arguments = []
+                return nil
+            }
+            if first.hasPrefix("-") && first.count > 1 {
+                if let eq = first.firstIndex(of: "="), first.hasPrefix("--") {
+                    arguments.insert(String(first[first.index(after: eq)...]), at: 0)
+                    pendingInlineValue = true
+                    return String(first[..<eq])
+                }
+                pendingInlineValue = false
+                return first
+            }
+            positionals.append(first)
+        }
+        return nil
+    }
+
+    private var pendingInlineValue = false
+
+    /// The value of the option just read.
+    mutating func value(for option: String) throws(UsageError) -> String {
+        guard let v = arguments.first, pendingInlineValue || !v.hasPrefix("--") else {
+            throw UsageError(message: "\(option) needs a value")
+        }
+        arguments.removeFirst()
+        pendingInlineValue = false
+        return v
+    }
+
+    /// An integer value within `range`.
+    mutating func int(for option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        let text = try value(for: option)
+        guard let n = Int(text), range.contains(n) else {
+            throw UsageError(message: "\(option) expects a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
+        }
+        return n
+    }
+
+    /// A duration in milliseconds: `1500`, `1500ms`, `2s` or `5m`.
+    mutating func duration(for option: String) throws(UsageError) -> Int {
+        let text = try value(for: option)
+        guard let ms = ArgumentScanner.parseDuration(text) else {
+            throw UsageError(message: "\(option) expects a duration like 1500, 1500ms, 2s or 5m, got \"\(text)\"")
+        }
+        return ms
+    }
+
+    static func parseDuration(_ text: String) -> Int? {
+        let units: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000)]
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            guard let n = Int(text.dropLast(suffix.count)), n >= 0 else { return nil }
+            return n * factor
+        }
+        guard let n = Int(text), n >= 0 else { return nil }
+        return n
+    }
+
+    /// Fails when a flag is not one the command knows.
+    static func unknown(_ option: String) -> UsageError {
+        UsageError(message: "unknown option \(option)")
+    }
+}

@@ -1,0 +1,51 @@
+import Glibc
+import StubCore
+import StubServer
+
+/// `stubd check [DIR]`: validate a stub directory, print every problem, exit 1 if there is any.
+enum CheckCommand {
+    static let usage = """
+    OVERVIEW: Validate a stub directory and print every problem as `file: json.path: message`.
+
+    USAGE: stubd check [DIR]
+
+    ARGUMENTS:
+      DIR                     Stub directory (default ./Stubs, or STUBD_STUBS)
+
+    OPTIONS:
+      -h, --help              Show this help
+    """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let directory = StubDirectoryArgument.parse(arguments, usage: usage) else { return 2 }
+        if directory.isEmpty { print(usage); return 0 }
+        switch StubLoader.load(directory: directory) {
+        case .success(let catalog):
+            let variants = catalog.routes.reduce(0) { $0 + $1.variants.count }
+            print("\(directory): OK, \(catalog.routes.count) routes, \(variants) variants")
+            return 0
+        case .failure(let failure):
+            StandardStreams.write(failure.description + "\n", to: STDOUT_FILENO)
+            StubdCommand.printError("\(directory): \(failure.problems.count) problem(s)")
+            return 1
+        }
+    }
+}
+
+/// The optional `[DIR]` argument shared by `check` and `routes`.
+enum StubDirectoryArgument {
+    /// The directory, "" when help was asked for, nil after a usage error (already printed).
+    static func parse(_ arguments: [String], usage: String) -> String? {
+        var scanner = ArgumentScanner(arguments)
+        while let option = scanner.nextOption() {
+            if option == "-h" || option == "--help" { return "" }
+            StubdCommand.fail("unknown option \(option)", usage: usage)
+            return nil
+        }
+        guard scanner.positionals.count <= 1 else {
+            StubdCommand.fail("expected at most one directory, got \(scanner.positionals.count) arguments", usage: usage)
+            return nil
+        }
+        return scanner.positionals.first ?? getenv("STUBD_STUBS").map { String(cString: $0) } ?? "Stubs"
+    }
+}

@@ -1,0 +1,67 @@
+import Glibc
+import StubServer
+
+/// `stubd probe URL`: a dependency-free HTTP GET for container health checks (no curl in the image).
+enum ProbeCommand {
+    static let usage = """
+    OVERVIEW: GET an http:// URL and exit 0 when it answers 2xx, 1 otherwise.
+
+    USAGE: stubd probe URL
+    """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        guard arguments.count == 1, let target = ProbeTarget(arguments[0]) else {
+            if arguments.first == "--help" || arguments.first == "-h" { print(usage); return 0 }
+            StubdCommand.fail("expected one URL like http://127.0.0.1:8080/__stubd/health", usage: usage)
+            return 2
+        }
+        guard let status = target.get(timeoutSeconds: 2) else {
+            StubdCommand.printError("probe: no HTTP answer from \(arguments[0])")
+            return 1
+        }
+        print("probe: \(status)")
+        return (200..<300).contains(status) ? 0 : 1
+    }
+}
+
+/// Host, port and path of an `http://` URL, and a one-shot GET returning the status code.
+struct ProbeTarget {
+    let host: String
+    let port: UInt16
+    let path: String
+
+    init?(_ url: String) {
+        guard url.hasPrefix("http://") else { return nil }
+        let rest = url.dropFirst(7)
+        let hostPort = rest.prefix { $0 != "/" }
+        path = rest.count > hostPort.count ? String(rest.dropFirst(hostPort.count)) : "/"
+        let parts = hostPort.split(separator: ":")
+        host = parts.first.map(String.init) == "localhost" ? "127.0.0.1" : String(parts.first ?? "127.0.0.1")
+        guard let port = parts.count > 1 ? UInt16(parts[1]) : 80 else { return nil }
+        self.port = port
+    }
+
+    func get(timeoutSeconds: Int) -> Int? {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        let request = Array("GET \(path) HTTP/1.0\r\nHost: \(host)\r\n\r\n".utf8)
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 12 else { return nil }
+        // "HTTP/1.1 200 ..."
+        return Int(String(decoding: buffer[9..<12], as: UTF8.self))
+    }
+}

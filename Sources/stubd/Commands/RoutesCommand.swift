@@ -1,0 +1,45 @@
+import StubCore
+import StubServer
+
+/// `stubd routes [DIR]`: print the routes of a stub directory as a table.
+enum RoutesCommand {
+    static let usage = """
+    OVERVIEW: Print the routes of a stub directory: service, route, method, full path, variants, default.
+
+    USAGE: stubd routes [DIR]
+
+    ARGUMENTS:
+      DIR                     Stub directory (default ./Stubs, or STUBD_STUBS)
+
+    OPTIONS:
+      -h, --help              Show this help
+    """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        guard let directory = StubDirectoryArgument.parse(arguments, usage: usage) else { return 2 }
+        if directory.isEmpty { print(usage); return 0 }
+        switch StubLoader.load(directory: directory) {
+        case .success(let catalog):
+            print(table(catalog), terminator: "")
+            return 0
+        case .failure(let failure):
+            StubdCommand.printError(failure.description)
+            StubdCommand.printError("\(directory): \(failure.problems.count) problem(s); run `stubd check` for details")
+            return 1
+        }
+    }
+
+    static func table(_ catalog: StubCatalog) -> String {
+        var rows = [["SERVICE", "ROUTE", "METHOD", "PATH", "VARIANTS", "DEFAULT"]]
+        for route in catalog.routes {
+            rows.append([route.service ?? "-", route.name, route.method, route.fullPath,
+                         route.variants.map(\.name).joined(separator: ","), route.defaultVariant.name])
+        }
+        let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { i, cell in
+                i == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+import StubServer
+
+/// `stubd serve`: load, bind, serve until SIGINT or SIGTERM, exit 0.
+enum ServeCommand {
+    static let usage = """
+    OVERVIEW: Serve a stub directory over HTTP.
+
+    USAGE: stubd serve [OPTIONS]
+
+    OPTIONS:
+      --stubs DIR             Stub directory (default ./Stubs; env STUBD_STUBS)
+      --host HOST             Address to bind (default 127.0.0.1; env STUBD_HOST)
+      --port PORT             Port to bind, 0 for a free one (default 8080; env STUBD_PORT)
+      --log FORMAT            Access log: text, json or off (default text; env STUBD_LOG)
+      --delay DURATION        Base delay added to every stub response, e.g. 300ms (env STUBD_DELAY)
+      --hang-cap DURATION     How long a `hang` fault holds a connection (default 300s)
+      -h, --help              Show this help
+    """
+
+    struct Options {
+        var stubs = "Stubs"
+        var configuration = StubServerConfiguration()
+    }
+
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Options {
+        var options = Options()
+        options.configuration.port = 8080
+        options.configuration.log = .text
+        options.stubs = environment["STUBD_STUBS"] ?? options.stubs
+        options.configuration.host = environment["STUBD_HOST"] ?? options.configuration.host
+        if let port = environment["STUBD_PORT"] {
+            guard let p = Int(port), (0...65535).contains(p) else { throw UsageError(message: "STUBD_PORT must be a port number, got \"\(port)\"") }
+            options.configuration.port = p
+        }
+        if let log = environment["STUBD_LOG"] {
+            guard let format = AccessLogFormat(rawValue: log) else { throw UsageError(message: "STUBD_LOG must be text, json or off, got \"\(log)\"") }
+            options.configuration.log = format
+        }
+        if let delay = environment["STUBD_DELAY"] {
+            guard let ms = ArgumentScanner.parseDuration(delay) else { throw UsageError(message: "STUBD_DELAY must be a duration like 300ms, got \"\(delay)\"") }
+            options.configuration.baseDelayMs = ms
+        }
+        var scanner = ArgumentScanner(arguments)
+        while let option = scanner.nextOption() {
+            switch option {
+            case "--stubs": options.stubs = try scanner.value(for: option)
+            case "--host": options.configuration.host = try scanner.value(for: option)
+            case "--port": options.configuration.port = try scanner.int(for: option, in: 0...65535)
+            case "--log":
+                let text = try scanner.value(for: option)
+                guard let format = AccessLogFormat(rawValue: text) else { throw UsageError(message: "--log expects text, json or off, got \"\(text)\"") }
+                options.configuration.log = format
+            case "--delay": options.configuration.baseDelayMs = try scanner.duration(for: option)
+            case "--hang-cap": options.configuration.hangCapMs = try scanner.duration(for: option)
+            default: throw ArgumentScanner.unknown(option)
+            }
+        }
+        if let extra = scanner.positionals.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
+        return options
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        if arguments.contains("-h") || arguments.contains("--help") { print(usage); return 0 }
+        let options: Options
+        do { options = try parse(arguments, environment: ProcessInfo.processInfo.environment) } catch {
+            StubdCommand.fail(error.message, usage: usage)
+            return 2
+        }
+        // Block the stop signals before any server thread exists, so every thread inherits the
+        // mask and sigwait below is the only place they arrive.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        signal(SIGPIPE, SIG_IGN)
+        StubServerConfiguration.raiseFileLimit()
+        var configuration = options.configuration
+        configuration.connectionLimit = StubServerConfiguration.defaultConnectionLimit()
+        let server: StubServer
+        do {
+            server = try StubServer(stubsAt: URL(fileURLWithPath: options.stubs), configuration: configuration)
+        } catch let error as StubServerError {
+            if case .invalidStubs(let failure) = error {
+                StubdCommand.printError("stubd: \(options.stubs) has \(failure.problems.count) problem(s); not serving:")
+                StubdCommand.printError(failure.description)
+            } else {
+                StubdCommand.printError("stubd: \(error)")
+            }
+            return 1
+        } catch {
+            StubdCommand.printError("stubd: \(error)")
+            return 1
+        }
+        let routes = server.catalog.routes.count
+        StandardStreams.write("stubd \(StubdVersion.current) serving \(options.stubs) (\(routes) routes) on \(server.baseURL.absoluteString)\n", to: STDOUT_FILENO)
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        server.stop()
+        StubdCommand.printError("stubd: stopped (\(received == SIGINT ? "SIGINT" : "SIGTERM"))")
+        return 0
+    }
+}

@@ -1,0 +1,51 @@
+import Glibc
+import StubServer
+
+/// Dispatches `stubd <command>`; with no command it serves.
+enum StubdCommand {
+    static let usage = """
+    OVERVIEW: stubd serves JSON stub directories over a real HTTP socket for testing API clients.
+
+    USAGE: stubd [serve] [OPTIONS]
+           stubd check [DIR]
+           stubd routes [DIR]
+           stubd probe URL
+
+    COMMANDS:
+      serve                   Serve a stub directory (default)
+      check                   Validate a stub directory and print every problem
+      routes                  Print the routes of a stub directory as a table
+      probe                   GET a URL and exit 0 on a 2xx answer (container health checks)
+
+    OPTIONS:
+      --version               Print the version
+      -h, --help              Show help; `stubd <command> --help` for a command's options
+    """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        var rest = arguments
+        let command = rest.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "serve"
+        if rest.first == command { rest.removeFirst() }
+        if arguments.first == "--version" { print("stubd \(StubdVersion.current)"); return 0 }
+        if arguments.first == "-h" || arguments.first == "--help" || arguments.first == "help" { print(usage); return 0 }
+        switch command {
+        case "serve": return ServeCommand.run(rest)
+        case "check": return CheckCommand.run(rest)
+        case "routes": return RoutesCommand.run(rest)
+        case "probe": return ProbeCommand.run(rest)
+        default:
+            fail("unknown command \"\(command)\"", usage: usage)
+            return 2
+        }
+    }
+
+    /// Prints `error: message`, a blank line and the usage to standard error.
+    static func fail(_ message: String, usage: String) {
+        StandardStreams.write("error: \(message)\n\n\(usage)\n", to: STDERR_FILENO)
+    }
+
+    /// Prints a line to standard error.
+    static func printError(_ text: String) {
+        StandardStreams.write(text + "\n", to: STDERR_FILENO)
+    }
+}

@@ -1,0 +1,5 @@
+import Glibc
+
+// Thin entry point: every command lives in Commands/.
+let arguments = Array(CommandLine.arguments.dropFirst())
+exit(StubdCommand.run(arguments))
