@@ -33,6 +33,7 @@ MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 BASE_IMAGE=localhost/debian:bookworm
 SWIFT_IMAGE=localhost/swift-build:bookworm
 IMAGE=localhost/stubd:test
+BUILD_STAGE_IMAGE=localhost/stubd:build-stage
 
 # ------------------------------------------------------------- packages ----
 need_pkgs=()
@@ -188,15 +189,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-build=(podman build --pull=never --format docker --layers
-       -v "$SWIFT_TOOLCHAIN:$SWIFT_TOOLCHAIN:ro"
-       --build-arg "SWIFT_IMAGE=$SWIFT_IMAGE"
-       --build-arg "RUNTIME_IMAGE=$BASE_IMAGE"
-       -t "$IMAGE" -f "$CONTEXT/Dockerfile" "$CONTEXT")
-[[ -n $LOCK ]] && build=(flock -w 3600 "$LOCK" "${build[@]}")
+build_opts=(--pull=never --format docker --layers
+            -v "$SWIFT_TOOLCHAIN:$SWIFT_TOOLCHAIN:ro"
+            --build-arg "SWIFT_IMAGE=$SWIFT_IMAGE"
+            --build-arg "RUNTIME_IMAGE=$BASE_IMAGE"
+            -f "$CONTEXT/Dockerfile")
+locked=()
+[[ -n $LOCK ]] && locked=(flock -w 3600 "$LOCK")
 log "building $IMAGE from $CONTEXT"
 t0=$(now_ms)
-"${build[@]}" > "$W/stubd-build.log" 2>&1 \
+# The build stage is tagged too, so that its layers (apt, compiled binary)
+# survive the prune of dangling images and a rerun with unchanged sources
+# compiles nothing; the previous build stage becomes dangling and is pruned.
+{ "${locked[@]}" podman build "${build_opts[@]}" --target build -t "$BUILD_STAGE_IMAGE" "$CONTEXT" \
+  && "${locked[@]}" podman build "${build_opts[@]}" -t "$IMAGE" "$CONTEXT"; } > "$W/stubd-build.log" 2>&1 \
   || { tail -40 "$W/stubd-build.log" >&2; die "podman build failed (log: $W/stubd-build.log)"; }
 build_s=$(( ($(now_ms) - t0) / 1000 ))
 log "$IMAGE built in $build_s s"
@@ -303,7 +309,7 @@ expect 200 '"hello"[[:space:]]*:[[:space:]]*"world"' 'GET /hello from mounted st
 
 # (c) graceful stop
 t0=$(now_ms)
-podman stop -t 5 "$name" >/dev/null || die "podman stop failed"
+podman stop -t 5 "$name" >/dev/null 2>"$W/stop.err" || { cat "$W/stop.err" >&2; die "podman stop failed"; }
 stop_ms=$(( $(now_ms) - t0 ))
 exit_code=$(podman inspect --format '{{.State.ExitCode}}' "$name")
 [[ $exit_code == 0 ]] || die "container exited with code $exit_code on SIGTERM (want 0)"

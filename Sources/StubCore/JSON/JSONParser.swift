@@ -6,6 +6,13 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
     public var column: Int
     /// What was expected and what was found.
     public var message: String
+
+    /// Makes an error at a position.
+    public init(line: Int, column: Int, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
 }
 
 /// Parses RFC 8259 JSON from bytes into a `JSONValue`, reporting errors by line and column.

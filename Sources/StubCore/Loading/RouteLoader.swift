@@ -64,8 +64,11 @@ struct RouteLoader {
         for (name, file) in files.sorted(by: { $0.key < $1.key }) where !entries.contains(where: { $0.key == name }) {
             variants += context.variant(name: name, json: nil, file: file).map { [$0] } ?? []
         }
-        guard log.problems.count == problemsBefore else { return nil }
+        // A route with other problems is still returned when its method and path are known, so
+        // duplicate detection sees it; the load as a whole fails on any problem anyway.
+        guard !method.isEmpty, !path.isEmpty else { return nil }
         guard !variants.isEmpty else {
+            if log.problems.count > problemsBefore { return nil }
             log.addFile(folder, "no responses; expected a body file like 200.json or variants in route.json")
             return nil
         }

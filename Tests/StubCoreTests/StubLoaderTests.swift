@@ -1,0 +1,128 @@
+import Foundation
+import StubCore
+import Testing
+
+@Suite struct StubLoaderTests {
+    @Test func loadsTheShippedStubs() throws {
+        let catalog = try StubLoader.load(directory: ShippedStubs.url.path).get()
+        let paths = catalog.routes.map { "\($0.method) \($0.fullPath)" }
+        #expect(paths.contains("GET /api/v1/users/{id}"))
+        #expect(paths.contains("POST /api/chat.postMessage"))
+        #expect(paths.contains("GET /api/v2/items"))
+        let user = try #require(catalog.route(id: "app/user")?.route)
+        #expect(user.defaultVariant.name == "200")
+        #expect(user.variants.map(\.name).last == "404")
+    }
+
+    @Test func bodyFileNamesGiveStatusVariantAndContentType() throws {
+        let stubs = try TemporaryStubs([
+            "svc/_service.json": #"{"basePath": "/v1", "headers": {"X-Service": "svc"}}"#,
+            "svc/thing/route.json": #"{"method": "get", "path": "/things/{id}", "headers": {"X-Route": "r"}}"#,
+            "svc/thing/200.json": #"{"ok": true}"#,
+            "svc/thing/200-empty.json": "[]",
+            "svc/thing/429-rate-limited.txt": "slow down",
+        ])
+        let route = try #require(try stubs.catalog().routes.first)
+        #expect(route.method == "GET")
+        #expect(route.fullPath == "/v1/things/{id}")
+        #expect(route.variants.map(\.name) == ["200", "200-empty", "429-rate-limited"])
+        #expect(route.defaultVariant.name == "200")
+        let limited = route.variants[2]
+        #expect(limited.status == 429)
+        #expect(limited.body == Array("slow down".utf8))
+        #expect(limited.headers.value(of: "content-type") == "text/plain; charset=utf-8")
+        #expect(limited.headers.value(of: "X-Service") == "svc")
+        #expect(route.variants[0].headers.value(of: "Content-Type") == "application/json; charset=utf-8")
+        #expect(route.variants[0].headers.value(of: "X-Route") == "r")
+    }
+
+    @Test func rendersErrorsThroughTheServiceEnvelope() throws {
+        let stubs = try TemporaryStubs([
+            "app/_service.json": #"{"errorEnvelope": {"data": null, "error": {"title": "{{title}}", "message": "{{message}}", "status": "{{status}}"}}}"#,
+            "app/login/route.json": #"{"method": "GET", "path": "/login", "variants": {"401": {"error": {"title": "Login failed", "message": "Wrong password"}}}}"#,
+            "slack/_service.json": #"{"errorEnvelope": {"ok": false, "error": "{{code}}"}}"#,
+            "slack/post/route.json": #"{"method": "POST", "path": "/post", "variants": {"invalid_auth": {"status": 200, "error": {"code": "invalid_auth"}, "headers": {"X-Slack": "1"}}}}"#,
+        ])
+        let catalog = try stubs.catalog()
+        let login = try #require(catalog.route(id: "app/login")?.route.variants.first)
+        #expect(login.status == 401)
+        #expect(try JSONParser.parse(login.body) == JSONParser.parse(#"{"data": null, "error": {"title": "Login failed", "message": "Wrong password", "status": 401}}"#))
+        let slack = try #require(catalog.route(id: "slack/post")?.route.variants.first)
+        #expect(slack.status == 200)
+        #expect(try JSONParser.parse(slack.body) == JSONParser.parse(#"{"ok": false, "error": "invalid_auth"}"#))
+        #expect(slack.headers.value(of: "X-Slack") == "1")
+    }
+
+    @Test func reportsATypoABrokenFileAndADuplicateTogether() throws {
+        let stubs = try TemporaryStubs([
+            "app/_service.json": #"{"basePath": "/api"}"#,
+            "app/a/route.json": #"{"method": "GET", "path": "/users", "varaints": {}}"#,
+            "app/a/200.json": "{}",
+            "app/b/route.json": #"{"method": "GET", "path": "/items"}"#,
+            "app/b/200.json": "{\n  \"id\": 1,\n  \"name\": \"x\"\n  \"oops\": 2\n}",
+            "app/c/route.json": #"{"method": "GET", "path": "/users"}"#,
+            "app/c/200.json": "{}",
+        ])
+        let problems = stubs.problems()
+        #expect(problems.count == 3, "\(problems)")
+        #expect(problems.contains(#"app/a/route.json: varaints: unknown key; did you mean "variants"? expected one of method, path, headers, default, variants, delay, description"#))
+        #expect(problems.contains("app/b/200.json:4:3: not valid JSON: expected ',' or '}', found '\"'"))
+        #expect(problems.contains { $0.hasPrefix("app/c/route.json: (top level): GET /api/users is defined twice: in app/a/ and in app/c/") })
+    }
+
+    @Test(arguments: [
+        (["r/route.json": #"{"method": "GET", "path": "/x", "variants": {"teapot": {"body": {}}}}"#],
+         #"r/route.json: variants.teapot: expected a status: start the name with one ("401-teapot") or add "status""#),
+        (["r/route.json": #"{"method": "GET", "path": "/x", "variants": {"401": {"error": {"title": "t"}}}}"#],
+         "r/route.json: variants.401.error: expected an errorEnvelope in the service's _service.json to render this error, found none"),
+        (["s/_service.json": #"{"errorEnvelope": {"e": "{{reason}}"}}"#, "s/r/route.json": #"{"method": "GET", "path": "/x"}"#, "s/r/200.json": "{}"],
+         "s/_service.json: errorEnvelope: unknown template variable {{reason}}; expected one of {{title}}, {{message}}, {{code}}, {{status}}"),
+        (["s/_service.json": #"{"errorEnvelope": {"e": "{{code}}"}}"#, "s/r/route.json": #"{"method": "GET", "path": "/x", "variants": {"400": {"error": {"title": "t"}}}}"#],
+         #"s/r/route.json: variants.400.error: missing "code"; the service's errorEnvelope uses {{code}}"#),
+        (["r/route.json": #"{"method": "GET", "path": "/x"}"#, "r/ok.json": "{}"],
+         "r/ok.json: expected a body file named <status>.<ext> or <status>-<name>.<ext> (like 200.json or 404-missing.json)"),
+        (["r/route.json": #"{"method": "FETCH", "path": "/x"}"#, "r/200.json": "{}"],
+         #"r/route.json: method: expected one of GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD, TRACE, CONNECT, found "FETCH""#),
+        (["r/route.json": #"{"method": "GET", "path": "/x", "default": "201"}"#, "r/200.json": "{}"],
+         #"r/route.json: default: expected the name of a variant (200), found "201""#),
+        (["r/route.json": #"{"method": "GET", "path": "/x/{id}", "variants": {"200": {"when": {"path": {"userId": "1"}}}}}"#, "r/200.json": "{}"],
+         #"r/route.json: variants.200.when.path.userId: expected a path parameter of the route (id), found "userId""#),
+        (["r/route.json": #"{"method": "GET", "path": "/x", "delay": {"min": 900, "max": 100}}"#, "r/200.json": "{}"],
+         "r/route.json: delay: expected min ≤ max, found min 900 and max 100"),
+        (["r/route.json": #"{"method": "GET", "path": "/x", "variants": {"500": {"fault": "explode"}}}"#],
+         #"r/route.json: variants.500.fault: expected one of reset, empty, garbage, truncate, hang, found "explode""#),
+        (["r/route.json": #"{"method": "GET", "path": "/x", "headers": {"X-A": 1}}"#, "r/200.json": "{}"],
+         "r/route.json: headers.X-A: expected a string, found a number"),
+        (["s/r/200.json": "{}"], "s/r/route.json: missing; every folder inside a service is a route and needs a route.json"),
+    ])
+    func explainsEachKindOfMistake(files: [String: String], expected: String) throws {
+        let problems = try TemporaryStubs(files).problems()
+        #expect(problems.contains(expected), "\(problems)")
+    }
+
+    @Test func acceptsFaultOnlyVariantsWithoutStatus() throws {
+        let stubs = try TemporaryStubs([
+            "r/route.json": #"{"method": "GET", "path": "/x", "variants": {"drop": {"fault": "reset"}, "slow": {"status": 200, "delay": {"ms": 5}}}}"#,
+            "r/200.json": "{}",
+        ])
+        let route = try #require(try stubs.catalog().routes.first)
+        #expect(route.variants.first { $0.name == "drop" }?.fault == .reset)
+        #expect(route.variants.first { $0.name == "slow" }?.delay == .fixed(ms: 5))
+        #expect(route.defaultVariant.name == "200")
+    }
+
+    @Test func delaysInheritFromServiceToRouteToVariant() throws {
+        let stubs = try TemporaryStubs([
+            "s/_service.json": #"{"delay": {"ms": 100}}"#,
+            "s/a/route.json": #"{"method": "GET", "path": "/a", "variants": {"201": {"delay": {"min": 1, "max": 2}}}}"#,
+            "s/a/200.json": "{}",
+            "s/b/route.json": #"{"method": "GET", "path": "/b", "delay": {"median": 300, "sigma": 0.5, "max": 5000}}"#,
+            "s/b/200.json": "{}",
+        ])
+        let catalog = try stubs.catalog()
+        let a = try #require(catalog.route(id: "s/a")?.route)
+        #expect(a.variants.first { $0.name == "200" }?.delay == .fixed(ms: 100))
+        #expect(a.variants.first { $0.name == "201" }?.delay == .uniform(min: 1, max: 2))
+        #expect(catalog.route(id: "s/b")?.route.variants.first?.delay == .lognormal(median: 300, sigma: 0.5, max: 5000))
+    }
+}
