@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// Runs the real `stubd` binary as users and containers do.
+@Suite struct CLITests {
+    func stubd(_ arguments: [String], environment: [String: String]? = nil) throws -> Curl.Result {
+        try Subprocess.run(Repository.stubdBinary, arguments, environment: environment)
+    }
+
+    @Test func checkPassesTheShippedStubs() throws {
+        let result = try stubd(["check", Repository.shippedStubs.path])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("OK, 7 routes"))
+    }
+
+    @Test func checkPrintsEveryProblemWithFileAndPathAndExits1() throws {
+        let stubs = try ScratchStubs([
+            "app/_service.json": #"{"basePath": "/api"}"#,
+            "app/a/route.json": #"{"method": "GET", "path": "/users", "hedaers": {}}"#, "app/a/200.json": "{}",
+            "app/b/route.json": #"{"method": "GET", "path": "/items"}"#, "app/b/200.json": "{\"id\": 1,}",
+            "app/c/route.json": #"{"method": "GET", "path": "/users"}"#, "app/c/200.json": "{}",
+        ])
+        let result = try stubd(["check", stubs.url.path])
+        #expect(result.exitCode == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("app/a/route.json: hedaers: unknown key; did you mean \"headers\"?") })
+        #expect(lines.contains("app/b/200.json:1:10: not valid JSON: expected a quoted key, found '}'"))
+        #expect(lines.contains { $0.contains("app/c/route.json") && $0.contains("defined twice: in app/a/ and in app/c/") })
+        let serve = try stubd(["serve", "--stubs", stubs.url.path, "--port", "0"])
+        #expect(serve.exitCode == 1)
+        #expect(serve.stderr.contains("app/b/200.json:1:10"))
+    }
+
+    @Test func routesPrintsATable() throws {
+        let result = try stubd(["routes", Repository.shippedStubs.path])
+        #expect(result.exitCode == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("SERVICE") == true)
+        #expect(lines.contains { $0.contains("GET") && $0.contains("/api/v1/users/{id}") && $0.contains("200,200-user-2,200-user-3,404") })
+    }
+
+    @Test(arguments: [["--port", "99999"], ["--log", "loud"], ["--frobnicate"], ["serve", "extra"], ["launch"], ["--port"]])
+    func badArgumentsExit2WithUsage(arguments: [String]) throws {
+        let result = try stubd(arguments)
+        #expect(result.exitCode == 2)
+        #expect(result.stderr.hasPrefix("error: "))
+        #expect(result.stderr.contains("USAGE: stubd"))
+    }
+
+    @Test func versionAndHelp() throws {
+        #expect(try stubd(["--version"]).stdout.hasPrefix("stubd "))
+        for command in [["--help"], ["serve", "--help"], ["check", "--help"], ["routes", "--help"]] {
+            let result = try stubd(command)
+            #expect(result.exitCode == 0)
+            #expect(result.stdout.contains("USAGE: stubd"))
+        }
+    }
+
+    @Test func servesOnAnEphemeralPortAndStopsCleanlyOnSIGTERM() async throws {
+        let daemon = try RunningDaemon(arguments: ["--stubs", Repository.shippedStubs.path, "--port", "0", "--log", "json"])
+        let got = try Curl.run(["-s", daemon.baseURL + "/api/v1/users/1"])
+        #expect(got.stdout.contains("\"id\": 1"))
+        let busy = try stubd(["--stubs", Repository.shippedStubs.path, "--port", String(daemon.port)])
+        #expect(busy.exitCode == 1)
+        #expect(busy.stderr.contains("already in use"))
+        let exit = daemon.terminate(signal: SIGTERM)
+        #expect(exit.status == 0)
+        #expect(exit.stdout.contains(#""route":"app/user""#), "json access log: \(exit.stdout)")
+    }
+
+    @Test func environmentVariablesConfigureTheServer() async throws {
+        let daemon = try RunningDaemon(arguments: [], environment: ["STUBD_STUBS": Repository.shippedStubs.path, "STUBD_PORT": "0", "STUBD_HOST": "127.0.0.1"])
+        #expect(try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", daemon.baseURL + "/api/v2/items"]).stdout == "200")
+        #expect(daemon.terminate(signal: SIGINT).status == 0)
+    }
+}
+
+/// A `stubd serve` process started for one test; reads the bound URL from its first line.
+final class RunningDaemon {
+    let process = Process()
+    let output = Pipe()
+    let errors = Pipe()
+    private(set) var baseURL = ""
+    private(set) var port = 0
+    private var firstLine = ""
+
+    init(arguments: [String], environment: [String: String]? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: Repository.stubdBinary)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        var buffer = Data()
+        let handle = output.fileHandleForReading
+        while !buffer.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+        }
+        firstLine = String(decoding: buffer, as: UTF8.self)
+        guard let range = firstLine.range(of: "http://") else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "stubd did not start: \(firstLine)"])
+        }
+        baseURL = String(firstLine[range.lowerBound...].prefix { !$0.isWhitespace })
+        port = Int(baseURL.split(separator: ":").last ?? "") ?? 0
+    }
+
+    /// Sends `signal`, waits for exit, returns the exit status and the rest of standard output.
+    func terminate(signal: Int32) -> (status: Int32, stdout: String) {
+        kill(process.processIdentifier, signal)
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, firstLine + String(decoding: rest, as: UTF8.self))
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import StubServer
+import Testing
+
+@Suite struct DelayTests {
+    /// Time a request takes in milliseconds, measured by curl in its own process. URLSession in
+    /// this test process shares its transfer machinery with the other suites running in parallel,
+    /// and was seen adding up to a second to a response under that load, so tight bounds use curl.
+    func timed(_ url: URL, headers: [String: String] = [:]) throws -> (status: Int, ms: Double) {
+        var arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}"]
+        for (k, v) in headers { arguments += ["-H", "\(k): \(v)"] }
+        let result = try Curl.run(arguments + [url.absoluteString])
+        let parts = result.stdout.split(separator: " ")
+        return (Int(parts.first ?? "") ?? 0, (Double(parts.last ?? "") ?? 0) * 1000)
+    }
+
+    @Test func urlSessionSeesTheDelay() async throws {
+        try await withServer { server in
+            let start = monotonicMs()
+            let got = try await HTTPClient.fetch(server.url("/api/v1/users"), headers: ["X-Stub-Delay": "400"])
+            let ms = monotonicMs() - start
+            #expect(got.status == 200)
+            #expect(ms >= 400 && ms < 4000, "took \(ms) ms")
+        }
+    }
+
+    @Test func headerAndQueryDelaysHoldTheResponse() async throws {
+        try await withServer { server in
+            let (byHeader, headerMs) = try timed(server.url("/api/v1/users"), headers: ["X-Stub-Delay": "300"])
+            #expect(byHeader == 200)
+            #expect(headerMs >= 300 && headerMs < 600, "took \(headerMs) ms")
+            let (_, queryMs) = try timed(server.url("/api/v1/users?__delay=200"))
+            #expect(queryMs >= 200 && queryMs < 500, "took \(queryMs) ms")
+            let (_, noneMs) = try timed(server.url("/api/v1/users"))
+            #expect(noneMs < 150, "took \(noneMs) ms")
+        }
+    }
+
+    @Test func fileDelaysServiceRouteAndVariantApply() async throws {
+        let stubs = try ScratchStubs([
+            "svc/_service.json": #"{"delay": {"ms": 250}}"#,
+            "svc/fixed/route.json": #"{"method": "GET", "path": "/fixed"}"#, "svc/fixed/200.json": "{}",
+            "svc/uniform/route.json": #"{"method": "GET", "path": "/uniform", "delay": {"min": 100, "max": 160}}"#, "svc/uniform/200.json": "{}",
+            "svc/lognormal/route.json": #"{"method": "GET", "path": "/lognormal", "delay": {"median": 80, "sigma": 0.4, "max": 200}}"#,
+            "svc/lognormal/200.json": "{}",
+            "svc/variant/route.json": #"{"method": "GET", "path": "/variant", "variants": {"200": {"delay": {"ms": 0}}, "503": {"delay": {"ms": 120}}}}"#,
+            "svc/variant/200.json": "{}",
+        ])
+        try await withServer(stubs: stubs.url) { server in
+            let (_, fixed) = try timed(server.url("/fixed"))
+            #expect(fixed >= 250 && fixed < 500, "fixed took \(fixed)")
+            for _ in 0..<3 {
+                let (_, uniform) = try timed(server.url("/uniform"))
+                #expect(uniform >= 100 && uniform < 400, "uniform took \(uniform)")
+                let (_, lognormal) = try timed(server.url("/lognormal"))
+                #expect(lognormal < 450, "lognormal took \(lognormal)")
+            }
+            let (_, zero) = try timed(server.url("/variant"))
+            #expect(zero < 150, "variant override of service delay took \(zero)")
+            let (slow, slowMs) = try timed(server.url("/variant"), headers: ["X-Stub-Variant": "503"])
+            #expect(slow == 503)
+            #expect(slowMs >= 120, "503 took \(slowMs)")
+            let (_, overridden) = try timed(server.url("/fixed?__delay=0"))
+            #expect(overridden < 150, "request delay 0 beats the service delay: took \(overridden)")
+        }
+    }
+
+    @Test func serverBaseDelayIsAddedToEverything() async throws {
+        try await withServer(configure: { $0.baseDelayMs = 200 }) { server in
+            let (_, ms) = try timed(server.url("/api/v1/users"))
+            #expect(ms >= 200 && ms < 500, "took \(ms)")
+        }
+    }
+
+    @Test func delayedRequestsWaitConcurrentlyNotInTurn() async throws {
+        try await withServer { server in
+            let session = HTTPClient.session()
+            let start = monotonicMs()
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<200 {
+                    group.addTask { try await HTTPClient.fetch(server.url("/api/v1/users?__delay=500"), session: session).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            let elapsed = monotonicMs() - start
+            #expect(statuses.count == 200 && statuses.allSatisfy { $0 == 200 })
+            // In turn this would take 100 s; concurrently about 0.5 s.
+            #expect(elapsed < 5000, "200 delayed requests took \(elapsed) ms")
+        }
+    }
+
+    @Test func stopWhileRequestsAreDelayedClosesThemAndReturns() async throws {
+        var configuration = StubServerConfiguration()
+        configuration.port = 0
+        let server = try StubServer(stubsAt: Repository.shippedStubs, configuration: configuration)
+        let url = server.url("/api/v1/users?__delay=10000")
+        let pending = Task { await HTTPClient.errorCode(url, timeout: 20) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let start = monotonicMs()
+        server.stop()
+        #expect(monotonicMs() - start < 3000)
+        let code = await pending.value
+        #expect(code != nil, "the delayed request should fail when the server stops, not succeed")
+    }
+}

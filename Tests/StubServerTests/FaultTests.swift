@@ -1,0 +1,65 @@
+import Foundation
+import StubServer
+import Testing
+
+/// What each fault looks like to clients. These expectations are the table in docs/stub-format.md.
+@Suite struct FaultTests {
+    static let table: [(fault: String, urlError: URLError.Code, curlExit: Int32)] = [
+        ("reset", .networkConnectionLost, 56),
+        ("empty", .badServerResponse, 52),
+        ("garbage", .unsupportedURL, 1),
+        ("truncate", .unknown, 18),
+    ]
+
+    @Test(arguments: FaultTests.table.map(\.fault))
+    func urlSessionSeesTheDocumentedError(fault: String) async throws {
+        let expected = FaultTests.table.first { $0.fault == fault }!
+        try await withServer { server in
+            let byQuery = await HTTPClient.errorCode(server.url("/api/v1/users?__fault=\(fault)"))
+            #expect(byQuery == expected.urlError)
+            let byHeader = await HTTPClient.errorCode(server.url("/api/v1/users"), headers: ["X-Stub-Fault": fault])
+            #expect(byHeader == expected.urlError)
+            // The server is unharmed.
+            let after = try await HTTPClient.fetch(server.url("/api/v1/users"))
+            #expect(after.status == 200)
+        }
+    }
+
+    @Test(arguments: FaultTests.table.map(\.fault))
+    func curlReportsTheDocumentedExitCode(fault: String) async throws {
+        let expected = FaultTests.table.first { $0.fault == fault }!
+        try await withServer { server in
+            let result = try Curl.run(["-s", "-o", "/dev/null", server.url("/api/v1/users?__fault=\(fault)").absoluteString])
+            #expect(result.exitCode == expected.curlExit)
+        }
+    }
+
+    @Test func hangTimesTheClientOutAndIsFreedAtTheCap() async throws {
+        try await withServer(configure: { $0.hangCapMs = 400 }) { server in
+            let code = await HTTPClient.errorCode(server.url("/api/v1/users?__fault=hang"), timeout: 0.3)
+            #expect(code == .timedOut)
+            let start = monotonicMs()
+            let patient = try Curl.run(["-s", "-o", "/dev/null", "-m", "5", server.url("/api/v1/users?__fault=hang").absoluteString])
+            let waited = monotonicMs() - start
+            #expect(patient.exitCode == 52, "after the cap the connection closes with no reply")
+            #expect(waited >= 350 && waited < 3000, "waited \(waited) ms")
+            let timedOut = try Curl.run(["-s", "-o", "/dev/null", "-m", "0.2", server.url("/api/v1/users?__fault=hang").absoluteString])
+            #expect(timedOut.exitCode == 28)
+        }
+    }
+
+    @Test func faultVariantsFromFilesAndDelayedFaults() async throws {
+        let stubs = try ScratchStubs([
+            "r/route.json": #"{"method": "GET", "path": "/flaky", "variants": {"drop": {"fault": "reset"}, "late-drop": {"fault": "empty", "delay": {"ms": 200}}}}"#,
+            "r/200.json": #"{"ok": true}"#,
+        ])
+        try await withServer(stubs: stubs.url) { server in
+            #expect(await HTTPClient.errorCode(server.url("/flaky"), headers: ["X-Stub-Variant": "drop"]) == .networkConnectionLost)
+            let start = monotonicMs()
+            #expect(await HTTPClient.errorCode(server.url("/flaky?__variant=late-drop")) == .badServerResponse)
+            #expect(monotonicMs() - start >= 200)
+            let normal = try await HTTPClient.fetch(server.url("/flaky"))
+            #expect(normal.status == 200)
+        }
+    }
+}

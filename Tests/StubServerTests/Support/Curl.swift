@@ -1,0 +1,33 @@
+import Foundation
+
+/// Runs curl as a developer would at a terminal and returns its exit status and output.
+enum Curl {
+    struct Result {
+        var exitCode: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        try Subprocess.run("/usr/bin/curl", arguments)
+    }
+}
+
+/// Runs a program to completion and captures its output.
+enum Subprocess {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Curl.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Curl.Result(exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                           stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a client got back: a response, or the URLError a real client would see.
+struct Fetched: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.key.lowercased() == name.lowercased() }?.value
+    }
+
+    func json() throws -> Any { try JSONSerialization.jsonObject(with: body) }
+}
+
+/// URLSession the way an app's API client uses it, with no cache and a short timeout.
+enum HTTPClient {
+    static func session(timeout: TimeInterval = 10) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpMaximumConnectionsPerHost = 512
+        return URLSession(configuration: configuration)
+    }
+
+    static func fetch(_ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
+                      timeout: TimeInterval = 10, session: URLSession? = nil) async throws -> Fetched {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.timeoutInterval = timeout
+        for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
+        request.httpBody = body
+        let s = session ?? HTTPClient.session(timeout: timeout)
+        let (data, response) = try await s.data(for: request)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (k, v) in http.allHeaderFields { fields["\(k)"] = "\(v)" }
+        return Fetched(status: http.statusCode, headers: fields, body: data)
+    }
+
+    /// The URLError code a request ends with, or nil if it got a response.
+    static func errorCode(_ url: URL, headers: [String: String] = [:], timeout: TimeInterval = 10) async -> URLError.Code? {
+        do {
+            _ = try await fetch(url, headers: headers, timeout: timeout)
+            return nil
+        } catch let error as URLError {
+            return error.code
+        } catch {
+            Issue.record("expected a URLError, got \(error)")
+            return nil
+        }
+    }
+}

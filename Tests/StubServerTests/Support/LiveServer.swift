@@ -1,0 +1,61 @@
+import Foundation
+import StubServer
+
+/// Paths in this repository, found from this file's location.
+enum Repository {
+    static var root: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var shippedStubs: URL { root.appendingPathComponent("Stubs") }
+
+    /// The `stubd` executable built beside the test bundle.
+    static var stubdBinary: String {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stubd").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return root.appendingPathComponent(".build/debug/stubd").path
+    }
+}
+
+/// Starts a server for one test body and always stops it, on success and on error.
+func withServer<T>(stubs: URL = Repository.shippedStubs, configure: (inout StubServerConfiguration) -> Void = { _ in },
+                   _ body: (StubServer) async throws -> T) async throws -> T {
+    var configuration = StubServerConfiguration()
+    configure(&configuration)
+    let server = try StubServer(stubsAt: stubs, configuration: configuration)
+    defer { server.stop() }
+    return try await body(server)
+}
+
+extension StubServer {
+    /// `baseURL` + path (with query).
+    func url(_ pathAndQuery: String) -> URL {
+        URL(string: baseURL.absoluteString + pathAndQuery)!
+    }
+}
+
+/// A temporary stub directory for one test.
+final class ScratchStubs {
+    let url: URL
+
+    init(_ files: [String: String]) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-live-\(UUID().uuidString)")
+        try write(files)
+    }
+
+    func write(_ files: [String: String]) throws {
+        for (path, contents) in files {
+            let file = url.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: file)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Milliseconds on a monotonic clock.
+func monotonicMs() -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds) / 1_000_000
+}
