@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the system packages stubd builds and tests with, only when something is missing.
+# Used by `make run` and `make test`; needs apt (Debian/Ubuntu) and root or sudo.
+set -euo pipefail
+
+missing=()
+pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v curl >/dev/null || missing+=(curl)
+((${#missing[@]})) || exit 0
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+  sudo=sudo
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
