@@ -5,25 +5,25 @@ import Synchronization
 /// Turns libmicrohttpd requests into plans from the core and carries them out: queue a prepared
 /// response, suspend for a delay, or inject a fault. Shared by all MHD threads.
 final class RequestBridge: @unchecked Sendable {
-    let catalog: Locked<PreparedCatalog>
+    let store: CatalogStore
     let planner: ResponsePlanner
     let scheduler: DelayScheduler
     let log: AccessLog
     let hangCapNs: UInt64
+    /// Overrides, sequences and the journal.
+    let control: StubControl
     /// Answers `/__stubd/` requests; nil when the admin API is off.
-    var admin: (@Sendable (inout StubRequest, String?) -> Reply?)?
-    /// Sees every stub request once it is answered (the journal).
-    var observer: (@Sendable (RequestRecord) -> Void)?
-    /// Where admin overrides come from.
-    var overrides: (any OverrideSource)?
+    let admin: AdminAPI?
 
     /// Set when the server stops: no new suspends, suspended connections close.
     let stopping = Atomic<Bool>(false)
     /// Connections suspended and not yet handled after resume; MHD_stop_daemon aborts unless 0.
     let suspended = Atomic<Int>(0)
 
-    init(catalog: PreparedCatalog, planner: ResponsePlanner, log: AccessLog, hangCapMs: Int) {
-        self.catalog = Locked(catalog)
+    init(store: CatalogStore, planner: ResponsePlanner, log: AccessLog, hangCapMs: Int, control: StubControl, admin: AdminAPI?) {
+        self.store = store
+        self.control = control
+        self.admin = admin
         self.planner = planner
         self.scheduler = DelayScheduler()
         self.log = log
@@ -52,13 +52,13 @@ final class RequestBridge: @unchecked Sendable {
             body: context.body)
         let session = request.header("X-Stub-Session")
         context.session = session
-        if let admin, path.hasPrefix(AdminPaths.prefix), let reply = admin(&request, session) {
+        if let admin, path.hasPrefix(AdminPaths.prefix) {
             context.request = request
-            context.plan = .reply(reply)
+            context.plan = .reply(admin.handle(request, session: session))
             return send(connection, context)
         }
-        let prepared = catalog.withLock { $0 }
-        let plan = planner.plan(&request, catalog: prepared.catalog, overrides: overrides, session: session)
+        let prepared = store.current
+        let plan = planner.plan(&request, catalog: prepared.catalog, overrides: control, session: session)
         context.request = request
         context.plan = plan
         context.prepared = prepared
@@ -122,7 +122,7 @@ final class RequestBridge: @unchecked Sendable {
                                   status: fault == nil ? plan.status : 0, delayMs: context.delayMs, fault: fault,
                                   elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen)
         log.write(entry)
-        if !request.path.hasPrefix(AdminPaths.prefix) { observer?(entry) }
+        if admin == nil || !request.path.hasPrefix(AdminPaths.prefix) { control.record(entry) }
     }
 
     /// Resumes every suspended connection (they close) and waits, bounded, until MHD has seen them all.

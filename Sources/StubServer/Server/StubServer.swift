@@ -16,8 +16,11 @@ public final class StubServer: @unchecked Sendable {
     public let configuration: StubServerConfiguration
 
     let bridge: RequestBridge
+    let store: CatalogStore
+    /// Overrides, sequences and the journal; shared by the admin API and the Swift API.
+    public let control: StubControl
     private let daemon: Locked<OpaquePointer?>
-    private let reloadLock = Locked(())
+    private let watcher: StubWatcher?
 
     /// `http://host:port` for building request URLs.
     public var baseURL: URL {
@@ -46,8 +49,14 @@ public final class StubServer: @unchecked Sendable {
         host = configuration.host
         port = socket.port
         self.configuration = configuration
-        bridge = RequestBridge(catalog: PreparedCatalog(catalog), planner: ResponsePlanner(baseDelayMs: configuration.baseDelayMs),
-                               log: AccessLog(format: configuration.log), hangCapMs: configuration.hangCapMs)
+        let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads)
+        self.store = store
+        control = StubControl(journalSize: configuration.journalSize)
+        let admin = configuration.adminEnabled
+            ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current) : nil
+        bridge = RequestBridge(store: store, planner: ResponsePlanner(baseDelayMs: configuration.baseDelayMs),
+                               log: AccessLog(format: configuration.log), hangCapMs: configuration.hangCapMs,
+                               control: control, admin: admin)
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_TURBO.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
@@ -69,12 +78,14 @@ public final class StubServer: @unchecked Sendable {
             throw StubServerError.daemonFailed
         }
         daemon = Locked(started)
+        watcher = configuration.watch ? StubWatcher(directory: directory.path, onChange: { _ = store.reloadNow() }) : nil
     }
 
     deinit { stop() }
 
     /// Stops accepting, closes suspended connections, and stops the daemon. Safe to call twice.
     public func stop() {
+        watcher?.stop()
         daemon.withLock { daemon in
             guard let d = daemon else { return }
             let listenFD = MHD_quiesce_daemon(d)
@@ -87,23 +98,15 @@ public final class StubServer: @unchecked Sendable {
     }
 
     /// The catalog being served now.
-    public var catalog: StubCatalog {
-        bridge.catalog.withLock { $0.catalog }
-    }
+    public var catalog: StubCatalog { store.currentCatalog }
 
-    /// Reloads the stub directory. On problems the last good stubs stay in service and the problems are thrown.
+    /// Whether the last reload succeeded and when the served stubs were loaded.
+    public var health: HealthReport { store.health }
+
+    /// Reloads the stub directory now. On problems the last good stubs stay in service and the problems are thrown.
     @discardableResult
     public func reload() throws(StubServerError) -> StubCatalog {
-        let result = reloadLock.withLock { _ in
-            let loaded = StubLoader.load(directory: stubsDirectory.path)
-            if case .success(let catalog) = loaded {
-                let prepared = PreparedCatalog(catalog)
-                // In-flight requests keep the old PreparedCatalog alive until they finish.
-                bridge.catalog.withLock { $0 = prepared }
-            }
-            return loaded
-        }
-        switch result {
+        switch store.reloadNow() {
         case .success(let catalog): return catalog
         case .failure(let failure): throw .invalidStubs(failure)
         }

@@ -19,6 +19,16 @@ public struct StubServerConfiguration: Sendable {
     public var connectionMemoryLimit = 16 * 1024
     /// Seconds an idle keep-alive connection stays open.
     public var idleTimeoutSeconds = 120
+    /// Requests kept in the journal (a ring); 0 keeps none.
+    public var journalSize = 1000
+    /// Serve the admin API under `/__stubd/`.
+    public var adminEnabled = true
+    /// When set, admin calls other than health need `Authorization: Bearer <token>`.
+    public var adminToken: String?
+    /// Reload when files in the stub directory change (inotify, else polling).
+    public var watch = false
+    /// Print reload outcomes to standard error.
+    public var announceReloads = false
 
     /// A configuration with the defaults.
     public init() {}

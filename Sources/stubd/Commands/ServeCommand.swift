@@ -16,6 +16,10 @@ enum ServeCommand {
       --log FORMAT            Access log: text, json or off (default text; env STUBD_LOG)
       --delay DURATION        Base delay added to every stub response, e.g. 300ms (env STUBD_DELAY)
       --hang-cap DURATION     How long a `hang` fault holds a connection (default 300s)
+      --journal-size N        Requests kept in the journal, 0 to disable (default 1000; env STUBD_JOURNAL_SIZE)
+      --admin-token TOKEN     Require `Authorization: Bearer TOKEN` on admin calls (env STUBD_ADMIN_TOKEN)
+      --no-admin              Turn off the admin API under /__stubd/
+      --no-watch              Do not reload when stub files change
       -h, --help              Show this help
     """
 
@@ -28,6 +32,13 @@ enum ServeCommand {
         var options = Options()
         options.configuration.port = 8080
         options.configuration.log = .text
+        options.configuration.watch = true
+        options.configuration.announceReloads = true
+        options.configuration.adminToken = environment["STUBD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let size = environment["STUBD_JOURNAL_SIZE"] {
+            guard let n = Int(size), n >= 0 else { throw UsageError(message: "STUBD_JOURNAL_SIZE must be a whole number, got \"\(size)\"") }
+            options.configuration.journalSize = n
+        }
         options.stubs = environment["STUBD_STUBS"] ?? options.stubs
         options.configuration.host = environment["STUBD_HOST"] ?? options.configuration.host
         if let port = environment["STUBD_PORT"] {
@@ -54,6 +65,10 @@ enum ServeCommand {
                 options.configuration.log = format
             case "--delay": options.configuration.baseDelayMs = try scanner.duration(for: option)
             case "--hang-cap": options.configuration.hangCapMs = try scanner.duration(for: option)
+            case "--journal-size": options.configuration.journalSize = try scanner.int(for: option, in: 0...10_000_000)
+            case "--admin-token": options.configuration.adminToken = try scanner.value(for: option)
+            case "--no-admin": options.configuration.adminEnabled = false
+            case "--no-watch": options.configuration.watch = false
             default: throw ArgumentScanner.unknown(option)
             }
         }
@@ -93,6 +108,10 @@ enum ServeCommand {
         } catch {
             StubdCommand.printError("stubd: \(error)")
             return 1
+        }
+        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(configuration.host) || configuration.host.hasPrefix("127.")
+        if !loopback && configuration.adminEnabled && configuration.adminToken == nil {
+            StubdCommand.printError("stubd: warning: the admin API on \(configuration.host) is open to the network; set --admin-token (or STUBD_ADMIN_TOKEN) or --no-admin")
         }
         let routes = server.catalog.routes.count
         StandardStreams.write("stubd \(StubdVersion.current) serving \(options.stubs) (\(routes) routes) on \(server.baseURL.absoluteString)\n", to: STDOUT_FILENO)

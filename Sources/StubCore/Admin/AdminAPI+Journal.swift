@@ -1,0 +1,66 @@
+import Foundation
+
+/// `/__stubd/requests`: the journal, filtered, and its count.
+extension AdminAPI {
+    func filter(from request: StubRequest) -> Result<JournalFilter, ReplyFailure> {
+        var filter = JournalFilter(route: request.queryValue("route"), method: request.queryValue("method"), path: request.queryValue("path"))
+        if let since = request.queryValue("since") {
+            if let id = Int(since) { filter.sinceID = id } else if let date = ISO8601.parse(since) { filter.sinceTime = date } else {
+                return .failure(ReplyFailure(.error(400, "invalid since", [("value", .string(since)), ("expected", .string("an entry id or an ISO 8601 time"))])))
+            }
+        }
+        if let limit = request.queryValue("limit") {
+            guard let n = Int(limit), n >= 0 else {
+                return .failure(ReplyFailure(.error(400, "invalid limit", [("value", .string(limit)), ("expected", .string("a whole number ≥ 0"))])))
+            }
+            filter.limit = n
+        }
+        return .success(filter)
+    }
+
+    func requests(_ request: StubRequest, session: String?) -> Reply {
+        switch filter(from: request) {
+        case .failure(let f): return f.reply
+        case .success(let filter):
+            let entries = control.requests(session: session, filter: filter)
+            return .json(200, .object([("requests", .array(entries.map(AdminAPI.entryJSON))), ("count", .number(Double(entries.count)))]))
+        }
+    }
+
+    func count(_ request: StubRequest, session: String?) -> Reply {
+        switch filter(from: request) {
+        case .failure(let f): return f.reply
+        case .success(var filter):
+            filter.limit = nil
+            return .json(200, .object([("count", .number(Double(control.requests(session: session, filter: filter).count)))]))
+        }
+    }
+
+    /// One journal entry as JSON. Bodies are text when they are UTF-8, else base64.
+    static func entryJSON(_ entry: RequestJournal.Entry) -> JSONValue {
+        let r = entry.record
+        var headers: [(key: String, value: JSONValue)] = []
+        for (name, value) in r.request.headers where !headers.contains(where: { $0.key == name }) { headers.append((name, .string(value))) }
+        var query: [(key: String, value: JSONValue)] = []
+        for (name, value) in r.request.query where !query.contains(where: { $0.key == name }) { query.append((name, .string(value))) }
+        let text = String(validating: r.request.body, as: UTF8.self)
+        return .object([
+            ("id", .number(Double(entry.id))),
+            ("time", .string(ISO8601.format(r.receivedAt))),
+            ("method", .string(r.request.method)),
+            ("path", .string(r.request.path)),
+            ("query", .object(query)),
+            ("headers", .object(headers)),
+            ("body", .string(text ?? Data(r.request.body).base64EncodedString())),
+            ("bodyEncoding", .string(text == nil ? "base64" : "utf8")),
+            ("bodyBytes", .number(Double(r.bodyBytes))),
+            ("bodyTruncated", .bool(r.bodyBytes > r.request.body.count)),
+            ("route", r.routeID.map { .string($0) } ?? .null),
+            ("variant", r.variant.map { .string($0) } ?? .null),
+            ("status", .number(Double(r.status))),
+            ("delayMs", .number(Double(r.delayMs))),
+            ("fault", r.fault.map { .string($0.rawValue) } ?? .null),
+            ("session", r.session.map { .string($0) } ?? .null),
+        ])
+    }
+}

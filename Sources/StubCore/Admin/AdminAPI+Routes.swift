@@ -1,0 +1,113 @@
+/// `/__stubd/routes`: the route table with current overrides, and setting or clearing them.
+extension AdminAPI {
+    func routes(session: String?) -> Reply {
+        let overrides = control.overrides(session: session)
+        let list = host.currentCatalog.routes.map { route in routeJSON(route, override: overrides[route.id]) }
+        return .json(200, .object([("routes", .array(list))]))
+    }
+
+    func routeJSON(_ route: Route, override: RouteOverride?) -> JSONValue {
+        .object([
+            ("id", .string(route.id)),
+            ("service", route.service.map { .string($0) } ?? .null),
+            ("name", .string(route.name)),
+            ("method", .string(route.method)),
+            ("path", .string(route.fullPath)),
+            ("variants", .array(route.variants.map { v in
+                .object([("name", .string(v.name)), ("status", .number(Double(v.status))), ("fault", v.fault.map { .string($0.rawValue) } ?? .null)])
+            })),
+            ("default", .string(route.defaultVariant.name)),
+            ("override", override?.json ?? .null),
+        ])
+    }
+
+    func lookup(_ id: String) -> Result<Route, ControlError> {
+        let catalog = host.currentCatalog
+        guard let found = catalog.route(id: id) else { return .failure(.unknownRoute(id, known: catalog.routes.map(\.id))) }
+        return .success(found.route)
+    }
+
+    func showOverride(_ id: String, session: String?) -> Reply {
+        switch lookup(id) {
+        case .success(let route): return .json(200, routeJSON(route, override: control.override(routeID: id, session: session)))
+        case .failure(let error): return reply(for: error)
+        }
+    }
+
+    func putOverride(_ id: String, body: [UInt8], session: String?) -> Reply {
+        let route: Route
+        switch lookup(id) {
+        case .success(let r): route = r
+        case .failure(let error): return reply(for: error)
+        }
+        let parsed: RouteOverride
+        switch AdminOverrideParser.parse(body) {
+        case .success(let o): parsed = o
+        case .failure(let f): return f.reply
+        }
+        do {
+            try control.setOverride(parsed, for: route, session: session)
+        } catch {
+            return reply(for: error)
+        }
+        return .json(200, routeJSON(route, override: control.override(routeID: id, session: session)))
+    }
+
+    func deleteOverride(_ id: String, session: String?) -> Reply {
+        switch lookup(id) {
+        case .success(let route):
+            control.clearOverride(routeID: id, session: session)
+            return .json(200, routeJSON(route, override: nil))
+        case .failure(let error): return reply(for: error)
+        }
+    }
+
+    func clearAllOverrides(session: String?) -> Reply {
+        for id in control.overrides(session: session).keys { control.clearOverride(routeID: id, session: session) }
+        return .json(200, .object([("cleared", .bool(true))]))
+    }
+
+    func reply(for error: ControlError) -> Reply {
+        switch error {
+        case .unknownRoute(let id, let known):
+            return .error(404, "unknown route", [("route", .string(id)), ("routes", .array(known.map { .string($0) }))])
+        case .unknownVariant(let route, let variant, let known):
+            return .error(400, "unknown variant", [("route", .string(route)), ("variant", .string(variant)),
+                                                   ("variants", .array(known.map { .string($0) }))])
+        }
+    }
+}
+
+/// Reads the body of `PUT /__stubd/routes/{route}` with the same strictness as stub files.
+enum AdminOverrideParser {
+    static func parse(_ body: [UInt8]) -> Result<RouteOverride, ReplyFailure> {
+        let json: JSONValue
+        do { json = try JSONParser.parse(body) } catch {
+            return .failure(ReplyFailure(.error(400, "invalid JSON", [("line", .number(Double(error.line))), ("column", .number(Double(error.column))),
+                                                                      ("message", .string(error.message))])))
+        }
+        let log = ProblemLog()
+        let reader = ValueReader(file: "request body", log: log)
+        var o = RouteOverride()
+        if let members = reader.object(json, at: "", allowed: ["variant", "delay", "fault", "sequence"]) {
+            if members.isEmpty { reader.fail("", "expected at least one of variant, delay, fault, sequence") }
+            for (key, value) in members {
+                switch key {
+                case "variant": o.variant = reader.string(value, at: key)
+                case "delay": o.delay = reader.delay(value, at: key)
+                case "fault": o.fault = reader.fault(value, at: key)
+                default:
+                    guard case .array(let items) = value, !items.isEmpty else {
+                        reader.fail(key, "expected a non-empty array of variant names, found \(value.kindDescription)")
+                        continue
+                    }
+                    o.sequence = items.enumerated().compactMap { reader.string($1, at: "\(key)[\($0)]") }
+                }
+            }
+        }
+        guard log.problems.isEmpty else {
+            return .failure(ReplyFailure(.error(400, "invalid override", [("problems", .array(log.problems.map { .string($0.description) }))])))
+        }
+        return .success(o)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// The admin API under `/__stubd/`: health, routes and overrides, the request journal, reset and
+/// reload. A pure function of a request: the transport hands requests in and sends the reply.
+public struct AdminAPI: Sendable {
+    /// Every endpoint as `METHOD /path`; docs/admin-api.json must describe exactly these.
+    public static let endpoints = [
+        "GET /__stubd/health", "GET /__stubd/routes", "DELETE /__stubd/routes",
+        "GET /__stubd/routes/{route}", "PUT /__stubd/routes/{route}", "DELETE /__stubd/routes/{route}",
+        "GET /__stubd/requests", "DELETE /__stubd/requests", "GET /__stubd/requests/count",
+        "POST /__stubd/reset", "POST /__stubd/reload",
+    ]
+
+    let control: StubControl
+    let host: any AdminHost
+    let token: String?
+    let version: String
+
+    /// Makes the API over a control and a host; with a `token`, every call but health needs
+    /// `Authorization: Bearer <token>`.
+    public init(control: StubControl, host: any AdminHost, token: String?, version: String) {
+        self.control = control
+        self.host = host
+        self.token = token
+        self.version = version
+    }
+
+    /// Answers one admin request. `session` scopes overrides and the journal.
+    public func handle(_ request: StubRequest, session: String?) -> Reply {
+        let path = String(request.path.dropFirst("/__stubd".count))
+        let parts = PathTemplate.split(path)
+        if parts == ["health"] { return request.method == "GET" || request.method == "HEAD" ? health() : notAllowed(["GET"]) }
+        if let token, request.header("Authorization") != "Bearer \(token)" {
+            return .error(401, "admin token required", [("hint", .string("send Authorization: Bearer <token> (stubd --admin-token)"))],
+                          headers: [HTTPHeader("WWW-Authenticate", "Bearer realm=\"stubd\"")])
+        }
+        switch (parts.first, parts.count) {
+        case ("routes", 1):
+            switch request.method {
+            case "GET": return routes(session: session)
+            case "DELETE": return clearAllOverrides(session: session)
+            default: return notAllowed(["GET", "DELETE"])
+            }
+        case ("routes", _):
+            let id = parts.dropFirst().joined(separator: "/")
+            switch request.method {
+            case "GET": return showOverride(id, session: session)
+            case "PUT": return putOverride(id, body: request.body, session: session)
+            case "DELETE": return deleteOverride(id, session: session)
+            default: return notAllowed(["GET", "PUT", "DELETE"])
+            }
+        case ("requests", 1):
+            switch request.method {
+            case "GET": return requests(request, session: session)
+            case "DELETE":
+                control.clearRequests(session: session)
+                return .json(200, .object([("cleared", .bool(true))]))
+            default: return notAllowed(["GET", "DELETE"])
+            }
+        case ("requests", 2) where parts[1] == "count":
+            return request.method == "GET" ? count(request, session: session) : notAllowed(["GET"])
+        case ("reset", 1):
+            guard request.method == "POST" else { return notAllowed(["POST"]) }
+            control.reset(session: session)
+            return .json(200, .object([("reset", .bool(true)), ("session", session.map { .string($0) } ?? .null)]))
+        case ("reload", 1):
+            return request.method == "POST" ? reload() : notAllowed(["POST"])
+        default:
+            return .error(404, "unknown admin endpoint", [("path", .string(request.path)),
+                                                          ("endpoints", .array(AdminAPI.endpoints.map { .string($0) }))])
+        }
+    }
+
+    func notAllowed(_ methods: [String]) -> Reply {
+        .error(405, "method not allowed", [("allowed", .array(methods.map { .string($0) }))],
+               headers: [HTTPHeader("Allow", methods.joined(separator: ", "))])
+    }
+
+    func health() -> Reply {
+        let report = host.health
+        var members: [(key: String, value: JSONValue)] = [
+            ("status", .string(report.problems.isEmpty ? "ok" : "degraded")),
+            ("routes", .number(Double(host.currentCatalog.routes.count))),
+            ("stubsLoadedAt", .string(ISO8601.format(report.loadedAt))),
+            ("version", .string(version)),
+        ]
+        if !report.problems.isEmpty { members.append(("errors", .array(report.problems.map { .string($0.description) }))) }
+        return .json(200, .object(members))
+    }
+
+    func reload() -> Reply {
+        switch host.reloadNow() {
+        case .success(let catalog):
+            return .json(200, .object([("status", .string("ok")), ("routes", .number(Double(catalog.routes.count)))]))
+        case .failure(let failure):
+            return .json(422, .object([
+                ("status", .string("degraded")),
+                ("error", .string("the stub directory has problems; the last good stubs are still served")),
+                ("errors", .array(failure.problems.map { .string($0.description) })),
+            ]))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The last N requests the server answered, oldest first: a fixed-size ring, so memory does not
+/// grow with traffic. Size 0 records nothing.
+public struct RequestJournal: Sendable {
+    /// Bodies longer than this are cut in the journal (the full size is kept in `bodyBytes`).
+    public static let bodyLimit = 8192
+
+    /// One recorded request.
+    public struct Entry: Sendable {
+        /// Increasing number, for `since` queries.
+        public var id: Int
+        /// The request and what was served.
+        public var record: RequestRecord
+    }
+
+    /// How many entries are kept.
+    public let capacity: Int
+    private var ring: [Entry] = []
+    private var start = 0
+    private var nextID = 1
+
+    /// An empty journal keeping at most `capacity` entries.
+    public init(capacity: Int) {
+        self.capacity = max(0, capacity)
+        ring.reserveCapacity(min(self.capacity, 4096))
+    }
+
+    /// Adds a record, dropping the oldest when full.
+    public mutating func append(_ record: RequestRecord) {
+        guard capacity > 0 else { return }
+        var record = record
+        if record.request.body.count > RequestJournal.bodyLimit {
+            record.request.body = Array(record.request.body.prefix(RequestJournal.bodyLimit))
+        }
+        let entry = Entry(id: nextID, record: record)
+        nextID += 1
+        if ring.count < capacity {
+            ring.append(entry)
+        } else {
+            ring[start] = entry
+            start = (start + 1) % capacity
+        }
+    }
+
+    /// All entries, oldest first.
+    public var entries: [Entry] {
+        Array(ring[start...] + ring[..<start])
+    }
+
+    /// Removes the entries `shouldRemove` picks.
+    public mutating func removeAll(where shouldRemove: (Entry) -> Bool) {
+        let kept = entries.filter { !shouldRemove($0) }
+        ring = kept
+        start = 0
+    }
+}

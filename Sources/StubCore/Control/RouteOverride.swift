@@ -1,0 +1,36 @@
+/// A sticky admin override for one route, and an optional sequence of variants to serve first.
+public struct RouteOverride: Sendable, Equatable {
+    /// A variant served until cleared.
+    public var variant: String?
+    /// A delay that beats the stub files.
+    public var delay: DelaySpec?
+    /// A fault served until cleared.
+    public var fault: Fault?
+    /// Variants served in order to the next requests, one each; then normal selection resumes.
+    public var sequence: [String]
+    /// How many sequence steps have been served.
+    public var served: Int
+
+    /// Makes an override.
+    public init(variant: String? = nil, delay: DelaySpec? = nil, fault: Fault? = nil, sequence: [String] = [], served: Int = 0) {
+        self.variant = variant
+        self.delay = delay
+        self.fault = fault
+        self.sequence = sequence
+        self.served = served
+    }
+
+    /// Sequence steps not yet served.
+    public var remaining: [String] { Array(sequence.dropFirst(served)) }
+
+    /// The JSON form the admin API shows.
+    public var json: JSONValue {
+        .object([
+            ("variant", variant.map { .string($0) } ?? .null),
+            ("delay", delay?.json ?? .null),
+            ("fault", fault.map { .string($0.rawValue) } ?? .null),
+            ("sequence", .array(sequence.map { .string($0) })),
+            ("sequenceRemaining", .array(remaining.map { .string($0) })),
+        ])
+    }
+}

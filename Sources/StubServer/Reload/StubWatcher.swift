@@ -1,0 +1,119 @@
+import Foundation
+import Glibc
+
+/// Watches a stub directory tree with inotify and calls `onChange` once per burst of edits
+/// (editors write, rename and delete several files per save). Falls back to polling when
+/// inotify is unavailable.
+final class StubWatcher: @unchecked Sendable {
+    /// Quiet time after the last event before reloading: one reload per save, not one per event.
+    static let debounceMs = 40
+    static let pollIntervalMs = 500
+
+    private let root: String
+    private let onChange: @Sendable () -> Void
+    private let inotifyFD: Int32
+    private var stopPipe: [Int32] = [-1, -1]
+    private var watched: Set<String> = []
+    private var thread: pthread_t?
+
+    /// True when inotify is in use (false: polling).
+    let usesInotify: Bool
+
+    init(directory: String, onChange: @escaping @Sendable () -> Void) {
+        root = directory
+        self.onChange = onChange
+        inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        usesInotify = inotifyFD >= 0
+        pipe(&stopPipe)
+        if usesInotify { rewatch() }
+        var t = pthread_t()
+        pthread_create(&t, nil, stubWatcherThreadMain, Unmanaged.passRetained(self).toOpaque())
+        thread = t
+    }
+
+    /// Stops the watcher thread and waits for it.
+    func stop() {
+        guard let thread else { return }
+        var byte: UInt8 = 1
+        _ = write(stopPipe[1], &byte, 1)
+        pthread_join(thread, nil)
+        self.thread = nil
+        if inotifyFD >= 0 { close(inotifyFD) }
+        close(stopPipe[0])
+        close(stopPipe[1])
+    }
+
+    /// Adds a watch on every folder in the tree; new folders appear after each burst of events.
+    private func rewatch() {
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
+            | IN_DELETE_SELF | IN_MOVE_SELF)
+        for folder in [root] + StubWatcher.folders(under: root) {
+            _ = inotify_add_watch(inotifyFD, folder, mask)
+            watched.insert(folder)
+        }
+    }
+
+    static func folders(under root: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        var out: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            if (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { out.append(root + "/" + relative) }
+        }
+        return out
+    }
+
+    /// (path, size, mtime) of every file, for the polling fallback.
+    static func fingerprint(of root: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+        var out: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let a = enumerator.fileAttributes
+            out.append("\(relative)|\(a?[.size] ?? 0)|\((a?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")
+        }
+        return out.sorted()
+    }
+
+    fileprivate func run() {
+        usesInotify ? runInotify() : runPolling()
+    }
+
+    private func runInotify() {
+        var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
+        var pending = false
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            let ready = poll(&fds, 2, pending ? Int32(StubWatcher.debounceMs) : -1)
+            if fds[1].revents != 0 { return }
+            if ready > 0 && fds[0].revents != 0 {
+                while buffer.withUnsafeMutableBytes({ read(inotifyFD, $0.baseAddress, $0.count) }) > 0 {}
+                pending = true
+                continue
+            }
+            if ready == 0 && pending {
+                pending = false
+                rewatch()
+                onChange()
+            }
+        }
+    }
+
+    private func runPolling() {
+        var last = StubWatcher.fingerprint(of: root)
+        var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
+        while poll(&fds, 1, Int32(StubWatcher.pollIntervalMs)) == 0 {
+            let now = StubWatcher.fingerprint(of: root)
+            if now != last {
+                last = now
+                onChange()
+            }
+        }
+    }
+}
+
+/// The watcher thread's entry point: a file-scope function, so it captures nothing.
+private func stubWatcherThreadMain(_ box: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    Unmanaged<StubWatcher>.fromOpaque(box!).takeRetainedValue().run()
+    return nil
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Glibc
+import StubCore
+
+/// Holds the catalog being served and swaps it whole on reload; a failed reload keeps the last
+/// good one and is reported by health. The admin API reaches the server through this.
+final class CatalogStore: AdminHost, @unchecked Sendable {
+    let directory: URL
+    private let prepared: Locked<PreparedCatalog>
+    private let report: Locked<HealthReport>
+    private let reloadLock = Locked(())
+    /// Prints reload outcomes to standard error (the daemon); quiet in-process by default.
+    let announceReloads: Bool
+
+    init(directory: URL, catalog: StubCatalog, announceReloads: Bool) {
+        self.directory = directory
+        self.prepared = Locked(PreparedCatalog(catalog))
+        self.report = Locked(HealthReport(loadedAt: catalog.loadedAt))
+        self.announceReloads = announceReloads
+    }
+
+    /// The prepared catalog a new request should use.
+    var current: PreparedCatalog { prepared.withLock { $0 } }
+
+    var currentCatalog: StubCatalog { current.catalog }
+
+    var health: HealthReport { report.withLock { $0 } }
+
+    func reloadNow() -> Result<StubCatalog, StubLoadFailure> {
+        reloadLock.withLock { _ in
+            let result = StubLoader.load(directory: directory.path)
+            switch result {
+            case .success(let catalog):
+                let next = PreparedCatalog(catalog)
+                // In-flight requests hold the old PreparedCatalog until they finish.
+                prepared.withLock { $0 = next }
+                report.withLock { $0 = HealthReport(loadedAt: catalog.loadedAt) }
+                if announceReloads {
+                    StandardStreams.write("stubd: reloaded \(directory.path) (\(catalog.routes.count) routes)\n", to: STDERR_FILENO)
+                }
+            case .failure(let failure):
+                report.withLock { $0.problems = failure.problems }
+                if announceReloads {
+                    StandardStreams.write("stubd: reload failed, still serving the stubs loaded at \(health.loadedAt):\n\(failure)\n", to: STDERR_FILENO)
+                }
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import StubCore
+
+/// Steering from Swift tests without HTTP round trips: the same `StubControl` the admin API uses.
+extension StubServer {
+    /// Serves `variant` (and/or a delay or fault) for `route` until cleared.
+    /// `route` is the route id, `service/folder` (see `stubd routes`).
+    public func override(route: String, variant: String? = nil, delayMs: Int? = nil, fault: Fault? = nil, session: String? = nil) throws(ControlError) {
+        try control.setOverride(RouteOverride(variant: variant, delay: delayMs.map { .fixed(ms: $0) }, fault: fault),
+                                for: lookup(route), session: session)
+    }
+
+    /// Serves `variants` in order to the next requests of `route`, then normal selection resumes.
+    public func sequence(route: String, _ variants: [String], session: String? = nil) throws(ControlError) {
+        try control.setOverride(RouteOverride(sequence: variants), for: lookup(route), session: session)
+    }
+
+    /// Removes the override or sequence of `route`.
+    public func clearOverride(route: String, session: String? = nil) {
+        control.clearOverride(routeID: route, session: session)
+    }
+
+    /// Requests received, oldest first; only those matched to `route` when given.
+    public func receivedRequests(route: String? = nil, session: String? = nil) -> [RequestRecord] {
+        control.requests(session: session, filter: JournalFilter(route: route)).map(\.record)
+    }
+
+    /// Clears overrides, sequences and the journal of a session (nil: the global scope).
+    public func reset(session: String? = nil) {
+        control.reset(session: session)
+    }
+
+    private func lookup(_ id: String) throws(ControlError) -> Route {
+        let catalog = self.catalog
+        guard let found = catalog.route(id: id) else { throw .unknownRoute(id, known: catalog.routes.map(\.id)) }
+        return found.route
+    }
+}
