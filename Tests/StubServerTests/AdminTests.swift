@@ -1,0 +1,194 @@
+import Foundation
+import StubCore
+import StubServer
+import Testing
+
+@Suite struct AdminTests {
+    @Test func healthReportsRoutesAndVersion() async throws {
+        try await withServer { server in
+            let health = try await AdminClient(server: server).object("GET", "/health")
+            #expect(health["status"] as? String == "ok")
+            #expect(health["routes"] as? Int == 7)
+            #expect(health["version"] as? String == StubdVersion.current)
+            #expect((health["stubsLoadedAt"] as? String)?.hasPrefix("20") == true)
+        }
+    }
+
+    @Test func overridesAreStickyUntilClearedAndShownInRoutes() async throws {
+        try await withServer { server in
+            let admin = AdminClient(server: server)
+            let put = try await admin.call("PUT", "/routes/app/users", json: #"{"variant": "500", "delay": {"ms": 150}}"#)
+            #expect(put.status == 200)
+            for _ in 0..<2 {
+                let start = monotonicMs()
+                let got = try await HTTPClient.fetch(server.url("/api/v1/users"))
+                #expect(got.status == 500)
+                #expect(monotonicMs() - start >= 150)
+            }
+            let routes = try await admin.object("GET", "/routes")
+            let users = (routes["routes"] as? [[String: Any]])?.first { $0["id"] as? String == "app/users" }
+            #expect((users?["override"] as? [String: Any])?["variant"] as? String == "500")
+            #expect(try await admin.call("DELETE", "/routes/app/users").status == 200)
+            #expect(try await HTTPClient.fetch(server.url("/api/v1/users")).status == 200)
+            let faulted = try await admin.call("PUT", "/routes/app/users", json: #"{"fault": "reset"}"#)
+            #expect(faulted.status == 200)
+            #expect(await HTTPClient.errorCode(server.url("/api/v1/users")) == .networkConnectionLost)
+            #expect(try await admin.call("DELETE", "/routes").status == 200)
+            #expect(try await HTTPClient.fetch(server.url("/api/v1/users")).status == 200)
+        }
+    }
+
+    @Test func badOverridesAreRejectedWithReasons() async throws {
+        try await withServer { server in
+            let admin = AdminClient(server: server)
+            let unknownRoute = try await admin.object("PUT", "/routes/app/nope", json: #"{"variant": "200"}"#)
+            #expect(unknownRoute["error"] as? String == "unknown route")
+            #expect((unknownRoute["routes"] as? [String])?.contains("app/users") == true)
+            let unknownVariant = try await admin.call("PUT", "/routes/app/users", json: #"{"sequence": ["500", "418"]}"#)
+            #expect(unknownVariant.status == 400)
+            #expect(unknownVariant.text.contains("\"418\"") && unknownVariant.text.contains("\"200-empty\""))
+            let typo = try await admin.call("PUT", "/routes/app/users", json: #"{"varient": "500"}"#)
+            #expect(typo.status == 400)
+            #expect(typo.text.contains("did you mean"))
+            let broken = try await admin.call("PUT", "/routes/app/users", json: #"{"variant": "#)
+            #expect(broken.status == 400)
+            #expect(try await admin.call("POST", "/routes/app/users").status == 405)
+            #expect(try await admin.call("GET", "/nothing").status == 404)
+            #expect(try await HTTPClient.fetch(server.url("/api/v1/users")).status == 200)
+        }
+    }
+
+    @Test func sequencesDriveARetryingClient() async throws {
+        try await withServer { server in
+            let admin = AdminClient(server: server)
+            #expect(try await admin.call("PUT", "/routes/app/users", json: #"{"sequence": ["500", "500", "200-empty"]}"#).status == 200)
+            // A client that retries 5xx up to three times, as an app's API layer would.
+            var attempts = 0
+            var final: Fetched?
+            while attempts < 4 {
+                attempts += 1
+                let got = try await HTTPClient.fetch(server.url("/api/v1/users"))
+                final = got
+                if got.status < 500 { break }
+            }
+            #expect(attempts == 3)
+            #expect(final?.status == 200)
+            #expect(final?.text.contains("[]") == true)
+            // The sequence is used up: normal selection (the default variant) resumes.
+            let after = try await HTTPClient.fetch(server.url("/api/v1/users"))
+            #expect(after.text.contains("Jane"))
+            let count = try await admin.object("GET", "/requests/count?route=app/users")
+            #expect(count["count"] as? Int == 4)
+        }
+    }
+
+    @Test func sessionsIsolateConcurrentClients() async throws {
+        try await withServer { server in
+            let a = AdminClient(server: server, session: "A")
+            let b = AdminClient(server: server, session: "B")
+            #expect(try await a.call("PUT", "/routes/app/user", json: #"{"variant": "404"}"#).status == 200)
+            async let fromA = withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 { group.addTask { try await HTTPClient.fetch(server.url("/api/v1/users/1"), headers: ["X-Stub-Session": "A"]).status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            async let fromB = withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 { group.addTask { try await HTTPClient.fetch(server.url("/api/v1/users/1"), headers: ["X-Stub-Session": "B"]).status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            let (statusesA, statusesB) = try await (fromA, fromB)
+            #expect(statusesA.allSatisfy { $0 == 404 } && statusesA.count == 20)
+            #expect(statusesB.allSatisfy { $0 == 200 } && statusesB.count == 20)
+            #expect(try await HTTPClient.fetch(server.url("/api/v1/users/1")).status == 200, "the global scope sees no session override")
+            #expect(try await a.object("GET", "/requests/count")["count"] as? Int == 20)
+            #expect(try await b.object("GET", "/requests/count")["count"] as? Int == 20)
+            #expect(try await AdminClient(server: server).object("GET", "/requests/count")["count"] as? Int == 1)
+            #expect(try await a.call("POST", "/reset").status == 200)
+            #expect(try await a.object("GET", "/requests/count")["count"] as? Int == 0)
+            #expect(try await b.object("GET", "/requests/count")["count"] as? Int == 20)
+            #expect(try await HTTPClient.fetch(server.url("/api/v1/users/1"), headers: ["X-Stub-Session": "A"]).status == 200)
+        }
+    }
+
+    @Test func journalRecordsWhatTheClientSentAndFilters() async throws {
+        try await withServer { server in
+            let admin = AdminClient(server: server)
+            _ = try await HTTPClient.fetch(server.url("/api/v1/users?page=2&__delay=1"), headers: ["X-Trace": "t-1"])
+            _ = try await HTTPClient.fetch(server.url("/api/chat.postMessage"), method: "POST",
+                                           headers: ["Content-Type": "application/json"], body: Data(#"{"channel": "C1", "text": "hi"}"#.utf8))
+            _ = try await HTTPClient.fetch(server.url("/nope"))
+            let all = try #require(try await admin.object("GET", "/requests")["requests"] as? [[String: Any]])
+            #expect(all.count == 3)
+            let first = all[0]
+            #expect(first["path"] as? String == "/api/v1/users")
+            #expect(first["query"] as? [String: String] == ["page": "2"], "control parameters are not the client's own")
+            #expect((first["headers"] as? [String: String])?["X-Trace"] == "t-1")
+            #expect(first["delayMs"] as? Int == 1)
+            #expect(all[1]["body"] as? String == #"{"channel": "C1", "text": "hi"}"#)
+            #expect(all[1]["route"] as? String == "slack/chat.postMessage")
+            #expect(all[2]["status"] as? Int == 404)
+            #expect(all[2]["route"] is NSNull)
+            let posts = try #require(try await admin.object("GET", "/requests?method=post")["requests"] as? [[String: Any]])
+            #expect(posts.count == 1)
+            let firstID = try #require(first["id"] as? Int)
+            #expect(try await admin.object("GET", "/requests/count?since=\(firstID)")["count"] as? Int == 2)
+            #expect(try await admin.object("GET", "/requests/count?path=/nope")["count"] as? Int == 1)
+            #expect(try await admin.object("GET", "/requests?limit=1")["count"] as? Int == 1)
+            #expect(try await admin.call("GET", "/requests?since=yesterday").status == 400)
+            #expect(try await admin.call("DELETE", "/requests").status == 200)
+            #expect(try await admin.object("GET", "/requests/count")["count"] as? Int == 0)
+        }
+    }
+
+    @Test func journalStaysWithinItsSize() async throws {
+        try await withServer(configure: { $0.journalSize = 25 }) { server in
+            let session = HTTPClient.session()
+            for i in 0..<100 { _ = try await HTTPClient.fetch(server.url("/api/v1/users?i=\(i)"), session: session) }
+            let entries = try #require(try await AdminClient(server: server).object("GET", "/requests")["requests"] as? [[String: Any]])
+            #expect(entries.count == 25)
+            #expect((entries.first?["query"] as? [String: String])?["i"] == "75")
+            #expect((entries.last?["query"] as? [String: String])?["i"] == "99")
+        }
+        try await withServer(configure: { $0.journalSize = 0 }) { server in
+            _ = try await HTTPClient.fetch(server.url("/api/v1/users"))
+            #expect(try await AdminClient(server: server).object("GET", "/requests/count")["count"] as? Int == 0)
+        }
+    }
+
+    @Test func tokenProtectsEverythingButHealth() async throws {
+        try await withServer(configure: { $0.adminToken = "s3cret" }) { server in
+            #expect(try await AdminClient(server: server).call("GET", "/health").status == 200)
+            let denied = try await AdminClient(server: server).call("GET", "/routes")
+            #expect(denied.status == 401)
+            #expect(denied.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+            #expect(try await AdminClient(server: server, token: "wrong").call("POST", "/reset").status == 401)
+            #expect(try await AdminClient(server: server, token: "s3cret").call("GET", "/routes").status == 200)
+        }
+    }
+
+    @Test func noAdminTurnsThePrefixOff() async throws {
+        try await withServer(configure: { $0.adminEnabled = false }) { server in
+            let got = try await AdminClient(server: server).call("GET", "/health")
+            #expect(got.status == 404)
+            #expect(got.text.contains("no stub matches"))
+        }
+    }
+
+    @Test func swiftAPIUsesTheSameControls() async throws {
+        try await withServer { server in
+            try server.override(route: "app/login", variant: "429-rate-limited")
+            let limited = try await HTTPClient.fetch(server.url("/api/v1/login?email=a&password=b"))
+            #expect(limited.status == 429)
+            #expect(limited.header("Retry-After") == "30")
+            #expect(server.receivedRequests(route: "app/login").map(\.status) == [429])
+            let viaAdmin = try await AdminClient(server: server).object("GET", "/routes/app/login")
+            #expect((viaAdmin["override"] as? [String: Any])?["variant"] as? String == "429-rate-limited")
+            try server.sequence(route: "app/users", ["500"])
+            #expect(try await HTTPClient.fetch(server.url("/api/v1/users")).status == 500)
+            #expect(try await HTTPClient.fetch(server.url("/api/v1/users")).status == 200)
+            #expect(throws: ControlError.self) { try server.override(route: "app/login", variant: "999") }
+            server.reset()
+            #expect(server.receivedRequests().isEmpty)
+            #expect(try await HTTPClient.fetch(server.url("/api/v1/login?email=a&password=b")).status == 401)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import StubServer
+import Testing
+
+@Suite struct ReloadTests {
+    static let base = [
+        "svc/hello/route.json": #"{"method": "GET", "path": "/hello"}"#,
+        "svc/hello/200.json": #"{"greeting": "hello"}"#,
+    ]
+
+    /// Polls until `condition` holds or `seconds` pass.
+    func eventually(_ seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = monotonicMs() + seconds * 1000
+        while monotonicMs() < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return false
+    }
+
+    @Test func aBadEditKeepsTheLastGoodStubsAndHealthSaysDegraded() async throws {
+        let stubs = try ScratchStubs(ReloadTests.base)
+        try await withServer(stubs: stubs.url) { server in
+            let admin = AdminClient(server: server)
+            try stubs.write(["svc/hello/200.json": #"{"greeting": "hi"}"#])
+            #expect(try await admin.call("POST", "/reload").status == 200)
+            #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("hi"))
+            try stubs.write(["svc/hello/route.json": #"{"method": "GET", "path": "/hello", "defualt": "200"}"#])
+            let failed = try await admin.object("POST", "/reload")
+            #expect(failed["status"] as? String == "degraded")
+            #expect((failed["errors"] as? [String])?.first?.hasPrefix("svc/hello/route.json: defualt: unknown key") == true)
+            #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("hi"), "still serving the last good stubs")
+            let health = try await admin.object("GET", "/health")
+            #expect(health["status"] as? String == "degraded")
+            #expect((health["errors"] as? [String])?.count == 1)
+            try stubs.write(ReloadTests.base)
+            #expect(try await admin.call("POST", "/reload").status == 200)
+            #expect(try await admin.object("GET", "/health")["status"] as? String == "ok")
+        }
+    }
+
+    @Test func watcherPicksUpEditsRenamesNewAndDeletedRoutes() async throws {
+        let stubs = try ScratchStubs(ReloadTests.base)
+        try await withServer(stubs: stubs.url, configure: { $0.watch = true }) { server in
+            // An editor that saves by writing a temporary file and renaming it over the original.
+            let temporary = stubs.url.appendingPathComponent("svc/hello/.200.json.swp")
+            try Data(#"{"greeting": "renamed"}"#.utf8).write(to: temporary)
+            _ = rename(temporary.path, stubs.url.appendingPathComponent("svc/hello/200.json").path)
+            #expect(try await eventually { try await HTTPClient.fetch(server.url("/hello")).text.contains("renamed") })
+            try stubs.write(["svc/bye/route.json": #"{"method": "GET", "path": "/bye"}"#, "svc/bye/200.json": "{}"])
+            #expect(try await eventually { try await HTTPClient.fetch(server.url("/bye")).status == 200 })
+            try FileManager.default.removeItem(at: stubs.url.appendingPathComponent("svc/bye"))
+            #expect(try await eventually { try await HTTPClient.fetch(server.url("/bye")).status == 404 })
+            try stubs.write(["svc/hello/200.json": "{ broken"])
+            #expect(try await eventually { server.health.problems.count == 1 })
+            #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("renamed"))
+        }
+    }
+
+    @Test func inFlightRequestsFinishWithTheStubsTheyStartedWith() async throws {
+        let stubs = try ScratchStubs(ReloadTests.base)
+        try await withServer(stubs: stubs.url) { server in
+            let slow = Task { try await HTTPClient.fetch(server.url("/hello?__delay=400")) }
+            try await Task.sleep(nanoseconds: 150_000_000)
+            try stubs.write(["svc/hello/200.json": #"{"greeting": "new"}"#])
+            try server.reload()
+            let old = try await slow.value
+            #expect(old.text.contains("hello"))
+            #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("new"))
+        }
+    }
+}
