@@ -59,6 +59,7 @@ extension AdminAPI {
             ("variant", r.variant.map { .string($0) } ?? .null),
             ("status", .number(Double(r.status))),
             ("delayMs", .number(Double(r.delayMs))),
+            ("elapsedMs", .number((r.elapsedMs * 1000).rounded() / 1000)),
             ("fault", r.fault.map { .string($0.rawValue) } ?? .null),
             ("session", r.session.map { .string($0) } ?? .null),
         ])

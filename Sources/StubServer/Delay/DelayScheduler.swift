@@ -16,6 +16,10 @@ final class DelayScheduler: @unchecked Sendable {
     private var nextSequence: UInt64 = 0
     private var running = true
     private var thread: pthread_t?
+    /// Wake-ups are pushed this far past the earliest deadline so that one wake-up resumes every
+    /// connection due by then: libmicrohttpd walks its whole suspended list on each resume wake-up,
+    /// so resuming one connection at a time costs O(suspended) each. Never early, at most this late.
+    static let coalesceNs: UInt64 = 1_000_000
 
     init() {
         pthread_mutex_init(&mutex, nil)
@@ -89,7 +93,8 @@ final class DelayScheduler: @unchecked Sendable {
                 continue
             }
             if let first = heap.first {
-                var ts = timespec(tv_sec: Int(first.deadline / 1_000_000_000), tv_nsec: Int(first.deadline % 1_000_000_000))
+                let wake = first.deadline + DelayScheduler.coalesceNs
+                var ts = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
                 pthread_cond_timedwait(&condition, &mutex, &ts)
             } else {
                 pthread_cond_wait(&condition, &mutex)

@@ -65,8 +65,11 @@ public final class StubServer: @unchecked Sendable {
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
-            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
+        if configuration.pollingThreads > 1 {
+            options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.pollingThreads, ptr_value: nil))
+        }
+        options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         // The daemon holds the bridge unretained; `bridge` lives as long as this server, which stops the daemon first.
         let cls = Unmanaged.passUnretained(bridge).toOpaque()
         let started = options.withUnsafeMutableBufferPointer { buffer in

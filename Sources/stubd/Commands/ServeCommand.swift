@@ -18,6 +18,8 @@ enum ServeCommand {
       --hang-cap DURATION     How long a `hang` fault holds a connection (default 300s)
       --journal-size N        Requests kept in the journal, 0 to disable (default 1000; env STUBD_JOURNAL_SIZE)
       --admin-token TOKEN     Require `Authorization: Bearer TOKEN` on admin calls (env STUBD_ADMIN_TOKEN)
+      --connection-memory N   Bytes per connection for request and response heads; larger
+                              request heads get 431 (default 6144)
       --no-admin              Turn off the admin API under /__stubd/
       --no-watch              Do not reload when stub files change
       -h, --help              Show this help
@@ -67,6 +69,7 @@ enum ServeCommand {
             case "--hang-cap": options.configuration.hangCapMs = try scanner.duration(for: option)
             case "--journal-size": options.configuration.journalSize = try scanner.int(for: option, in: 0...10_000_000)
             case "--admin-token": options.configuration.adminToken = try scanner.value(for: option)
+            case "--connection-memory": options.configuration.connectionMemoryLimit = try scanner.int(for: option, in: 2048...1_048_576)
             case "--no-admin": options.configuration.adminEnabled = false
             case "--no-watch": options.configuration.watch = false
             default: throw ArgumentScanner.unknown(option)
