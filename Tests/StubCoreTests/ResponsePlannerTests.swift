@@ -100,8 +100,10 @@ struct FixedOverrides: OverrideSource {
         #expect(plan(request).fault == .reset)
         #expect(plan(request).status == 0)
         #expect(plan(StubRequest(method: "GET", path: "/users/1"), overrides: OverrideDecision(fault: .hang)).fault == .hang)
-        let bad = plan(StubRequest(method: "GET", path: "/users/1", query: [("__fault", "boom")]))
+        var badRequest = StubRequest(method: "GET", path: "/users/1", query: [("__fault", "boom"), ("a", "1")])
+        let bad = ResponsePlanner().plan(&badRequest, catalog: catalog)
         #expect(bad.status == 400)
+        #expect(badRequest.query.map(\.name) == ["a"], "a refused control is still not logged as the client's own")
     }
 
     @Test func controlQueryParametersAreStrippedBeforeMatchingAndJournaling() {

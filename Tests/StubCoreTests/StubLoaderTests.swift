@@ -38,7 +38,7 @@ import Testing
 
     @Test func rendersErrorsThroughTheServiceEnvelope() throws {
         let stubs = try TemporaryStubs([
-            "app/_service.json": #"{"errorEnvelope": {"data": null, "error": {"title": "{{title}}", "message": "{{message}}", "status": "{{status}}"}}}"#,
+            "app/_service.json": #"{"errorEnvelope": {"data": null, "error": {"title": "{{ title }}", "message": "{{message}}", "status": "{{status}}", "text": "HTTP {{status}}: {{title}}"}}}"#,
             "app/login/route.json": #"{"method": "GET", "path": "/login", "variants": {"401": {"error": {"title": "Login failed", "message": "Wrong password"}}}}"#,
             "slack/_service.json": #"{"errorEnvelope": {"ok": false, "error": "{{code}}"}}"#,
             "slack/post/route.json": #"{"method": "POST", "path": "/post", "variants": {"invalid_auth": {"status": 200, "error": {"code": "invalid_auth"}, "headers": {"X-Slack": "1"}}}}"#,
@@ -46,7 +46,7 @@ import Testing
         let catalog = try stubs.catalog()
         let login = try #require(catalog.route(id: "app/login")?.route.variants.first)
         #expect(login.status == 401)
-        #expect(try JSONParser.parse(login.body) == JSONParser.parse(#"{"data": null, "error": {"title": "Login failed", "message": "Wrong password", "status": 401}}"#))
+        #expect(try JSONParser.parse(login.body) == JSONParser.parse(#"{"data": null, "error": {"title": "Login failed", "message": "Wrong password", "status": 401, "text": "HTTP 401: Login failed"}}"#))
         let slack = try #require(catalog.route(id: "slack/post")?.route.variants.first)
         #expect(slack.status == 200)
         #expect(try JSONParser.parse(slack.body) == JSONParser.parse(#"{"ok": false, "error": "invalid_auth"}"#))
@@ -94,6 +94,8 @@ import Testing
         (["r/route.json": #"{"method": "GET", "path": "/x", "headers": {"X-A": 1}}"#, "r/200.json": "{}"],
          "r/route.json: headers.X-A: expected a string, found a number"),
         (["s/r/200.json": "{}"], "s/r/route.json: missing; every folder inside a service is a route and needs a route.json"),
+        (["r/route.json": #"{"method": "GET", "path": "/__stubd/health"}"#, "r/200.json": "{}"],
+         #"r/route.json: path: expected a path outside /__stubd/, which is reserved for the admin API, found "/__stubd/health""#),
     ])
     func explainsEachKindOfMistake(files: [String: String], expected: String) throws {
         let problems = try TemporaryStubs(files).problems()
@@ -109,6 +111,13 @@ import Testing
         #expect(route.variants.first { $0.name == "drop" }?.fault == .reset)
         #expect(route.variants.first { $0.name == "slow" }?.delay == .fixed(ms: 5))
         #expect(route.defaultVariant.name == "200")
+    }
+
+    @Test func withoutA2xxTheDefaultIsTheFirstResponseNotAFault() throws {
+        let stubs = try TemporaryStubs([
+            "r/route.json": #"{"method": "GET", "path": "/x", "variants": {"drop": {"fault": "reset"}, "404": {"body": {}}}}"#,
+        ])
+        #expect(try stubs.catalog().routes.first?.defaultVariant.name == "404")
     }
 
     @Test func delaysInheritFromServiceToRouteToVariant() throws {

@@ -34,6 +34,15 @@ import Testing
         }
     }
 
+    @Test func truncateKeepsTheVariantsStatusAndHeaders() async throws {
+        try await withServer { server in
+            let result = try Curl.run(["-s", "-D", "-", "-o", "/dev/null", server.url("/api/v1/users/999?__fault=truncate").absoluteString])
+            #expect(result.exitCode == 18)
+            #expect(result.stdout.hasPrefix("HTTP/1.1 404 Not Found"))
+            #expect(result.stdout.contains("Content-Type: application/json; charset=utf-8"))
+        }
+    }
+
     @Test func hangTimesTheClientOutAndIsFreedAtTheCap() async throws {
         try await withServer(configure: { $0.hangCapMs = 400 }) { server in
             let code = await HTTPClient.errorCode(server.url("/api/v1/users?__fault=hang"), timeout: 0.3)

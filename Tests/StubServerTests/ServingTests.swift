@@ -126,4 +126,14 @@ import Testing
             #expect(after.status == 200)
         }
     }
+
+    @Test func stopReleasesThePortAndASecondServerCannotTakeABusyOne() throws {
+        let first = try StubServer(stubsAt: Repository.shippedStubs, port: 0)
+        let port = first.port
+        #expect(throws: StubServerError.self) { _ = try StubServer(stubsAt: Repository.shippedStubs, port: port) }
+        first.stop()
+        let second = try StubServer(stubsAt: Repository.shippedStubs, port: port)
+        #expect(second.port == port)
+        second.stop()
+    }
 }

@@ -34,13 +34,16 @@ public struct ErrorEnvelope: Sendable, Equatable {
         func fill(_ v: JSONValue) -> JSONValue {
             switch v {
             case .string(let s):
-                if s == "{{status}}" { return .number(Double(status)) }
-                var out = s
-                for name in ErrorEnvelope.references(in: s) {
-                    let value = name == "status" ? String(status) : (values[name] ?? "")
-                    out = out.replacingOccurrences(of: "{{\(name)}}", with: value)
+                let spans = ErrorEnvelope.spans(in: s)
+                if spans.count == 1, spans[0].name == "status", s[spans[0].range] == s[...] { return .number(Double(status)) }
+                var out = ""
+                var cursor = s.startIndex
+                for span in spans {
+                    out += s[cursor..<span.range.lowerBound]
+                    out += span.name == "status" ? String(status) : (values[span.name] ?? "")
+                    cursor = span.range.upperBound
                 }
-                return .string(out)
+                return .string(out + s[cursor...])
             case .array(let items): return .array(items.map(fill))
             case .object(let members): return .object(members.map { ($0.key, fill($0.value)) })
             default: return v
@@ -49,14 +52,19 @@ public struct ErrorEnvelope: Sendable, Equatable {
         return fill(template)
     }
 
-    static func references(in s: String) -> [String] {
-        var names: [String] = []
+    /// Each `{{ name }}` in `s`: its range (braces included) and the trimmed name.
+    static func spans(in s: String) -> [(range: Range<String.Index>, name: String)] {
+        var found: [(range: Range<String.Index>, name: String)] = []
         var rest = s[...]
         while let open = rest.range(of: "{{") {
             guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            names.append(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
+            found.append((open.lowerBound..<close.upperBound, rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)))
             rest = rest[close.upperBound...]
         }
-        return names
+        return found
+    }
+
+    static func references(in s: String) -> [String] {
+        spans(in: s).map(\.name)
     }
 }

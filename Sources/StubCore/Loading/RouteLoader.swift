@@ -54,6 +54,9 @@ struct RouteLoader {
         }
         let template = PathTemplate(defaults.basePath + (path == "/" ? "" : path))
         checkTemplate(template, reader: reader)
+        if template.text == "/__stubd" || template.text.hasPrefix("/__stubd/") {
+            reader.fail("path", "expected a path outside /__stubd/, which is reserved for the admin API, found \"\(template.text)\"")
+        }
         let files = bodyFiles()
         let context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,
                                      envelope: defaults.envelope, delay: routeDelay)
@@ -81,7 +84,9 @@ struct RouteLoader {
             defaultIndex = i
         } else {
             let successes = variants.indices.filter { (200..<300).contains(variants[$0].status) }
-            defaultIndex = successes.min { (variants[$0].status, variants[$0].name) < (variants[$1].status, variants[$1].name) } ?? 0
+            // Without a 2xx, the first variant that is a response rather than a fault.
+            defaultIndex = successes.min { (variants[$0].status, variants[$0].name) < (variants[$1].status, variants[$1].name) }
+                ?? variants.firstIndex { $0.fault == nil } ?? 0
         }
         let id = folder
         return Route(id: id, service: service, name: (folder as NSString).lastPathComponent, method: method,

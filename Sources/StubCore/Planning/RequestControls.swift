@@ -15,8 +15,11 @@ public struct RequestControls: Sendable, Equatable {
     /// a malformed control is a 400 reply, never ignored.
     public static func extract(from request: inout StubRequest) -> Result<RequestControls, ReplyFailure> {
         var controls = RequestControls()
+        let original = request
+        // Stripped first, so even a request refused for a bad control is logged without it.
+        request.query.removeAll { queryNames.contains($0.name) }
         func value(header: String, query: String) -> String? {
-            request.header(header) ?? request.queryValue(query)
+            original.header(header) ?? original.queryValue(query)
         }
         controls.variant = value(header: "X-Stub-Variant", query: "__variant")
         if let text = value(header: "X-Stub-Delay", query: "__delay") {
@@ -31,7 +34,6 @@ public struct RequestControls: Sendable, Equatable {
             }
             controls.fault = fault
         }
-        request.query.removeAll { queryNames.contains($0.name) }
         return .success(controls)
     }
 }

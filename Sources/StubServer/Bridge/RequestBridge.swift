@@ -15,8 +15,10 @@ final class RequestBridge: @unchecked Sendable {
     /// Answers `/__stubd/` requests; nil when the admin API is off.
     let admin: AdminAPI?
 
-    /// Set when the server stops: no new suspends, suspended connections close.
-    let stopping = Atomic<Bool>(false)
+    /// Set when the server stops: no new suspends, suspended connections close. A lock, not an
+    /// atomic: checking it and suspending must be one step, or a connection could be suspended
+    /// after the drain and make MHD_stop_daemon abort.
+    let stopping = Locked(false)
     /// Connections suspended and not yet handled after resume; MHD_stop_daemon aborts unless 0.
     let suspended = Atomic<Int>(0)
 
@@ -64,13 +66,17 @@ final class RequestBridge: @unchecked Sendable {
         context.prepared = prepared
         context.delayMs = plan.delayMs
         if plan.fault == Fault.hang || plan.delayMs > 0 {
-            guard !stopping.load(ordering: .relaxed) else { return .NO }
-            let delayNs = UInt64(plan.delayMs) * 1_000_000
+            let didSuspend = stopping.withLock { stopping -> Bool in
+                guard !stopping else { return false }
+                suspended.add(1, ordering: .relaxed)
+                context.isSuspended = true
+                MHD_suspend_connection(connection.pointer)
+                return true
+            }
+            guard didSuspend else { return .NO }
             context.phase = plan.fault == Fault.hang ? .hanging : .delayed
-            // Suspend first, then schedule: the timer thread may resume at once.
-            suspended.add(1, ordering: .relaxed)
-            context.isSuspended = true
-            MHD_suspend_connection(connection.pointer)
+            // Scheduled after the suspend: the timer thread may resume at once.
+            let delayNs = UInt64(plan.delayMs) * 1_000_000
             scheduler.schedule(connection, at: context.startNs + delayNs + (plan.fault == Fault.hang ? hangCapNs : 0))
             return .YES
         }
@@ -87,15 +93,15 @@ final class RequestBridge: @unchecked Sendable {
     private func finish(_ connection: ConnectionHandle, _ context: RequestContext) -> MHD_Result {
         guard let plan = context.plan else { return .NO }
         if let fault = plan.fault {
-            var body: [UInt8] = []
+            var variant: Variant?
             if case .variant(let r, let v) = plan.response, let prepared = context.prepared {
-                body = prepared.catalog.routes[r].variants[v].body
+                variant = prepared.catalog.routes[r].variants[v]
             }
-            FaultInjector.inject(fault, on: connection, body: body)
+            FaultInjector.inject(fault, on: connection, status: variant?.status ?? 200, headers: variant?.headers ?? [], body: variant?.body ?? [])
             record(context, fault: fault)
             return .NO
         }
-        if stopping.load(ordering: .relaxed) && context.phase != .receiving { return .NO }
+        if context.phase != .receiving && stopping.withLock({ $0 }) { return .NO }
         return send(connection, context)
     }
 
@@ -127,7 +133,7 @@ final class RequestBridge: @unchecked Sendable {
 
     /// Resumes every suspended connection (they close) and waits, bounded, until MHD has seen them all.
     func drain(timeoutMs: Int) {
-        stopping.store(true, ordering: .relaxed)
+        stopping.withLock { $0 = true }
         let deadline = MonotonicClock.now() + UInt64(timeoutMs) * 1_000_000
         repeat {
             scheduler.resumeAll()

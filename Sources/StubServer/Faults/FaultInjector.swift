@@ -5,7 +5,8 @@ import StubCore
 /// Acts below HTTP on a connection's socket to give the client a network failure.
 /// After each of these the handler returns MHD_NO and libmicrohttpd closes the connection.
 enum FaultInjector {
-    static func inject(_ fault: Fault, on connection: ConnectionHandle, body: [UInt8]) {
+    /// `status`, `headers` and `body` are the variant's, for `truncate`'s head and partial body.
+    static func inject(_ fault: Fault, on connection: ConnectionHandle, status: Int, headers: [HTTPHeader], body: [UInt8]) {
         let fd = CMHD_connection_fd(connection.pointer)
         guard fd >= 0 else { return }
         switch fault {
@@ -27,7 +28,9 @@ enum FaultInjector {
             sendAll(fd, bytes)
         case .truncate:
             let promised = max(body.count * 2, body.count + 100)
-            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: \(promised)\r\nConnection: close\r\n\r\n"
+            var head = "HTTP/1.1 \(status == 0 ? 200 : status) \(HTTPStatusText.reason(status == 0 ? 200 : status))\r\n"
+            for h in headers where !["content-length", "connection"].contains(h.name.lowercased()) { head += "\(h.name): \(h.value)\r\n" }
+            head += "Content-Length: \(promised)\r\nConnection: close\r\n\r\n"
             sendAll(fd, Array(head.utf8) + body.prefix(max(1, body.count / 2)))
         }
     }

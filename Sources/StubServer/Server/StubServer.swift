@@ -91,10 +91,10 @@ public final class StubServer: @unchecked Sendable {
         watcher?.stop()
         daemon.withLock { daemon in
             guard let d = daemon else { return }
-            let listenFD = MHD_quiesce_daemon(d)
+            // No MHD_quiesce_daemon: with a thread pool it races the workers over the listen
+            // socket's epoll registration and panics. MHD_stop_daemon closes the listen socket.
             bridge.drain(timeoutMs: 2000)
             MHD_stop_daemon(d)
-            if listenFD >= 0 { close(listenFD) }
             bridge.scheduler.shutdown()
             daemon = nil
         }
