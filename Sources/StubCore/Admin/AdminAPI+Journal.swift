@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `/__stubd/requests`: the journal, filtered, and its count.
 extension AdminAPI {

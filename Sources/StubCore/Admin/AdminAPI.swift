@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The admin API under `/__stubd/`: health, routes and overrides, the request journal, reset and
 /// reload. A pure function of a request: the transport hands requests in and sends the reply.

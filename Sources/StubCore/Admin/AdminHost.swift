@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the admin API needs from the running server, so the API itself stays free of sockets.
 public protocol AdminHost: Sendable {

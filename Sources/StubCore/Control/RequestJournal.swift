@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The last N requests the server answered, oldest first: a fixed-size ring, so memory does not
 /// grow with traffic. Size 0 records nothing.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What happened to one request: the access log line and the journal entry are made from it.
 public struct RequestRecord: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What tests steer at run time: per-route overrides and sequences, and the request journal,
 /// each scoped by session (`X-Stub-Session`; nil is the global scope). The admin API and the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A service's error shape: a JSON template whose strings may hold `{{title}}`, `{{message}}`, `{{code}}`, `{{status}}`.
 public struct ErrorEnvelope: Sendable, Equatable {
@@ -56,9 +60,9 @@ public struct ErrorEnvelope: Sendable, Equatable {
     static func spans(in s: String) -> [(range: Range<String.Index>, name: String)] {
         var found: [(range: Range<String.Index>, name: String)] = []
         var rest = s[...]
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            found.append((open.lowerBound..<close.upperBound, rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)))
+        while let open = PathText.range(of: "{{", in: rest) {
+            guard let close = PathText.range(of: "}}", in: rest[open.upperBound...]) else { break }
+            found.append((open.lowerBound..<close.upperBound, PathText.trimmed(rest[open.upperBound..<close.lowerBound])))
             rest = rest[close.upperBound...]
         }
         return found

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Loads one route folder: route.json plus its body files.
 struct RouteLoader {
@@ -89,7 +93,7 @@ struct RouteLoader {
                 ?? variants.firstIndex { $0.fault == nil } ?? 0
         }
         let id = folder
-        return Route(id: id, service: service, name: (folder as NSString).lastPathComponent, method: method,
+        return Route(id: id, service: service, name: PathText.lastComponent(folder), method: method,
                      template: template, variants: variants, defaultIndex: defaultIndex)
     }
 
@@ -117,8 +121,8 @@ struct RouteLoader {
                 continue
             }
             guard StubLoader.isStubFile(entry) else { continue }
-            let ext = (entry as NSString).pathExtension.lowercased()
-            let name = (entry as NSString).deletingPathExtension
+            let ext = PathText.pathExtension(entry).lowercased()
+            let name = PathText.deletingPathExtension(entry)
             guard BodyFile.leadingStatus(name) != nil, BodyFile.isVariantName(name) else {
                 log.addFile(relative, "expected a body file named <status>.<ext> or <status>-<name>.<ext> (like 200.json or 404-missing.json)")
                 continue

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Loads and validates a stub directory into a `StubCatalog`, reporting every problem at once.
 public enum StubLoader {
@@ -6,9 +10,9 @@ public enum StubLoader {
     public static func load(directory: String) -> Result<StubCatalog, StubLoadFailure> {
         let log = ProblemLog()
         let root = URL(fileURLWithPath: directory).standardizedFileURL
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir), isDir.boolValue else {
-            log.addFile(directory, "expected a stub directory, found \(FileManager.default.fileExists(atPath: root.path) ? "a file" : "nothing")")
+        let kind = FileKind.of(root.path)
+        guard kind == .directory else {
+            log.addFile(directory, "expected a stub directory, found \(kind == .file ? "a file" : "nothing")")
             return .failure(StubLoadFailure(problems: log.problems))
         }
         var routes: [Route] = []
@@ -80,7 +84,7 @@ public enum StubLoader {
                 .filter { !$0.hasPrefix(".") && !$0.hasSuffix("~") && !$0.hasSuffix(".swp") && !$0.hasPrefix("#") }
                 .sorted()
         } catch {
-            log.addFile(relative.isEmpty ? "." : relative, "cannot list folder: \(error.localizedDescription)")
+            log.addFile(relative.isEmpty ? "." : relative, "cannot list folder: \(error)")
             return []
         }
     }
@@ -91,8 +95,7 @@ public enum StubLoader {
     }
 
     static func isDirectory(_ url: URL) -> Bool {
-        var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) && isDir.boolValue
+        FileKind.of(url.path) == .directory
     }
 
     static func readJSON(root: URL, relative: String, log: ProblemLog, optional: Bool = false) -> JSONValue? {

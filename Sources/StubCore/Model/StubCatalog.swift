@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every route loaded from one stub directory: an immutable snapshot that a reload replaces whole.
 public struct StubCatalog: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 
 /// Watches a stub directory tree with inotify and calls `onChange` once per burst of edits
@@ -54,23 +58,32 @@ final class StubWatcher: @unchecked Sendable {
     }
 
     static func folders(under root: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
         var out: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            if (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { out.append(root + "/" + relative) }
+        walk(root) { path, info in
+            if (info.st_mode & S_IFMT) == S_IFDIR { out.append(path) }
         }
         return out
     }
 
-    /// (path, size, mtime) of every file, for the polling fallback.
+    /// (path, size, mtime) of every entry, for the polling fallback.
     static func fingerprint(of root: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
         var out: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let a = enumerator.fileAttributes
-            out.append("\(relative)|\(a?[.size] ?? 0)|\((a?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)")
+        walk(root) { path, info in
+            out.append("\(path)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
         }
         return out.sorted()
+    }
+
+    /// Visits every entry below `root` (not following symlinked folders out of the tree twice).
+    static func walk(_ root: String, depth: Int = 0, _ visit: (String, stat) -> Void) {
+        guard depth < 16, let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
+        for name in names {
+            let path = root + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            visit(path, info)
+            if (info.st_mode & S_IFMT) == S_IFDIR { walk(path, depth: depth + 1, visit) }
+        }
     }
 
     fileprivate func run() {

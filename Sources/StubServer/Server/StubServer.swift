@@ -1,5 +1,9 @@
 import CMicroHTTPD
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import StubCore
 

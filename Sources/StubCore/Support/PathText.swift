@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Small string and file helpers the core needs without all of Foundation (the executable
+/// links FoundationEssentials only, which keeps the container image small).
+enum PathText {
+    /// `200-user.json` → `json`.
+    static func pathExtension(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// `200-user.json` → `200-user`.
+    static func deletingPathExtension(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// `app/user` → `user`.
+    static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// The first range of `target` in `text`.
+    static func range(of target: String, in text: Substring) -> Range<String.Index>? {
+        guard !target.isEmpty else { return nil }
+        var i = text.startIndex
+        while i < text.endIndex {
+            if text[i...].hasPrefix(target) { return i..<text.index(i, offsetBy: target.count) }
+            i = text.index(after: i)
+        }
+        return nil
+    }
+
+    /// `text` without leading and trailing spaces and tabs.
+    static func trimmed(_ text: Substring) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        return String(text.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+}
+
+/// What is at a path, from stat(2).
+enum FileKind {
+    case missing, file, directory
+
+    static func of(_ path: String) -> FileKind {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
+    }
+}
