@@ -154,6 +154,22 @@ import Testing
         }
     }
 
+    @Test func journalStaysBoundedUnder100000RealRequests() async throws {
+        try await withServer { server in
+            // One curl process, one keep-alive connection, 100,000 requests.
+            let glob = server.baseURL.absoluteString + "/api/v1/users?i=[1-100000]"
+            let result = try Subprocess.run("/bin/sh", ["-c", "curl -s '\(glob)' > /dev/null"])
+            #expect(result.exitCode == 0)
+            let admin = AdminClient(server: server)
+            #expect(try await admin.object("GET", "/requests/count")["count"] as? Int == 1000)
+            let newest = try #require(try await admin.object("GET", "/requests?limit=1")["requests"] as? [[String: Any]])
+            #expect(newest.first?["id"] as? Int == 100_000)
+            #expect((newest.first?["query"] as? [String: String])?["i"] == "100000")
+            let oldest = try #require(try await admin.object("GET", "/requests")["requests"] as? [[String: Any]])
+            #expect(oldest.first?["id"] as? Int == 99_001)
+        }
+    }
+
     @Test func tokenProtectsEverythingButHealth() async throws {
         try await withServer(configure: { $0.adminToken = "s3cret" }) { server in
             #expect(try await AdminClient(server: server).call("GET", "/health").status == 200)

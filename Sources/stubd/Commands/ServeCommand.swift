@@ -24,6 +24,7 @@ enum ServeCommand {
       --admin-token TOKEN     Require `Authorization: Bearer TOKEN` on admin calls (env STUBD_ADMIN_TOKEN)
       --connection-memory N   Bytes per connection for request and response heads; larger
                               request heads get 431 (default 6144)
+      --threads N             libmicrohttpd polling threads (default: one per core, at most 4)
       --no-admin              Turn off the admin API under /__stubd/
       --no-watch              Do not reload when stub files change
       -h, --help              Show this help
@@ -74,6 +75,7 @@ enum ServeCommand {
             case "--journal-size": options.configuration.journalSize = try scanner.int(for: option, in: 0...10_000_000)
             case "--admin-token": options.configuration.adminToken = try scanner.value(for: option)
             case "--connection-memory": options.configuration.connectionMemoryLimit = try scanner.int(for: option, in: 2048...1_048_576)
+            case "--threads": options.configuration.pollingThreads = try scanner.int(for: option, in: 1...64)
             case "--no-admin": options.configuration.adminEnabled = false
             case "--no-watch": options.configuration.watch = false
             default: throw ArgumentScanner.unknown(option)
