@@ -106,6 +106,23 @@ struct FixedOverrides: OverrideSource {
         #expect(badRequest.query.map(\.name) == ["a"], "a refused control is still not logged as the client's own")
     }
 
+    @Test func throttleComesFromTheRequestElseTheFiles() throws {
+        let stubs = try TemporaryStubs([
+            "s/_service.json": #"{"throttle": {"bytesPerSecond": 100}}"#,
+            "s/r/route.json": #"{"method": "GET", "path": "/r", "variants": {"201": {"throttle": {"bytesPerSecond": 7}}}}"#,
+            "s/r/200.json": "{}",
+        ])
+        let catalog = try stubs.catalog()
+        func rate(_ request: StubRequest) -> Int? {
+            var r = request
+            return ResponsePlanner().plan(&r, catalog: catalog).throttleBytesPerSecond
+        }
+        #expect(rate(StubRequest(method: "GET", path: "/r")) == 100)
+        #expect(rate(StubRequest(method: "GET", path: "/r", headers: [("X-Stub-Variant", "201")])) == 7)
+        #expect(rate(StubRequest(method: "GET", path: "/r", query: [("__throttle", "5000")])) == 5000)
+        #expect(rate(StubRequest(method: "GET", path: "/r", query: [("__throttle", "5000")], headers: [("X-Stub-Throttle", "9")])) == 9)
+    }
+
     @Test func controlQueryParametersAreStrippedBeforeMatchingAndJournaling() {
         var request = StubRequest(method: "POST", path: "/login", query: [("__delay", "5"), ("beta", "1"), ("__variant", "401")])
         let p = ResponsePlanner().plan(&request, catalog: catalog)

@@ -65,7 +65,7 @@ import Testing
         ])
         let problems = stubs.problems()
         #expect(problems.count == 3, "\(problems)")
-        #expect(problems.contains(#"app/a/route.json: varaints: unknown key; did you mean "variants"? expected one of method, path, headers, default, variants, delay, description"#))
+        #expect(problems.contains(#"app/a/route.json: varaints: unknown key; did you mean "variants"? expected one of method, path, headers, default, variants, delay, throttle, description"#))
         #expect(problems.contains("app/b/200.json:4:3: not valid JSON: expected ',' or '}', found '\"'"))
         #expect(problems.contains { $0.hasPrefix("app/c/route.json: (top level): GET /api/users is defined twice: in app/a/ and in app/c/") })
     }
@@ -93,6 +93,8 @@ import Testing
          #"r/route.json: variants.500.fault: expected one of reset, empty, garbage, truncate, hang, found "explode""#),
         (["r/route.json": #"{"method": "GET", "path": "/x", "headers": {"X-A": 1}}"#, "r/200.json": "{}"],
          "r/route.json: headers.X-A: expected a string, found a number"),
+        (["r/route.json": #"{"method": "GET", "path": "/x", "throttle": {"bytesPerSecond": 0}}"#, "r/200.json": "{}"],
+         "r/route.json: throttle.bytesPerSecond: expected a whole number from 1 to 1000000000, found a number 0"),
         (["s/r/200.json": "{}"], "s/r/route.json: missing; every folder inside a service is a route and needs a route.json"),
         (["r/route.json": #"{"method": "GET", "path": "/__stubd/health"}"#, "r/200.json": "{}"],
          #"r/route.json: path: expected a path outside /__stubd/, which is reserved for the admin API, found "/__stubd/health""#),

@@ -158,7 +158,7 @@ import Testing
         try await withServer { server in
             // One curl process, one keep-alive connection, 100,000 requests.
             let glob = server.baseURL.absoluteString + "/api/v1/users?i=[1-100000]"
-            let result = try Subprocess.run("/bin/sh", ["-c", "curl -s '\(glob)' > /dev/null"])
+            let result = try await Subprocess.run("/bin/sh", ["-c", "curl -s '\(glob)' > /dev/null"])
             #expect(result.exitCode == 0)
             let admin = AdminClient(server: server)
             #expect(try await admin.object("GET", "/requests/count")["count"] as? Int == 1000)

@@ -3,37 +3,37 @@ import Testing
 
 /// Runs the real `stubd` binary as users and containers do.
 @Suite struct CLITests {
-    func stubd(_ arguments: [String], environment: [String: String]? = nil) throws -> Curl.Result {
-        try Subprocess.run(Repository.stubdBinary, arguments, environment: environment)
+    func stubd(_ arguments: [String], environment: [String: String]? = nil) async throws -> Curl.Result {
+        try await Subprocess.run(Repository.stubdBinary, arguments, environment: environment)
     }
 
-    @Test func checkPassesTheShippedStubs() throws {
-        let result = try stubd(["check", Repository.shippedStubs.path])
+    @Test func checkPassesTheShippedStubs() async throws {
+        let result = try await stubd(["check", Repository.shippedStubs.path])
         #expect(result.exitCode == 0)
         #expect(result.stdout.contains("OK, 7 routes"))
     }
 
-    @Test func checkPrintsEveryProblemWithFileAndPathAndExits1() throws {
+    @Test func checkPrintsEveryProblemWithFileAndPathAndExits1() async throws {
         let stubs = try ScratchStubs([
             "app/_service.json": #"{"basePath": "/api"}"#,
             "app/a/route.json": #"{"method": "GET", "path": "/users", "hedaers": {}}"#, "app/a/200.json": "{}",
             "app/b/route.json": #"{"method": "GET", "path": "/items"}"#, "app/b/200.json": "{\"id\": 1,}",
             "app/c/route.json": #"{"method": "GET", "path": "/users"}"#, "app/c/200.json": "{}",
         ])
-        let result = try stubd(["check", stubs.url.path])
+        let result = try await stubd(["check", stubs.url.path])
         #expect(result.exitCode == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(result.stdout)")
         #expect(lines.contains { $0.hasPrefix("app/a/route.json: hedaers: unknown key; did you mean \"headers\"?") })
         #expect(lines.contains("app/b/200.json:1:10: not valid JSON: expected a quoted key, found '}'"))
         #expect(lines.contains { $0.contains("app/c/route.json") && $0.contains("defined twice: in app/a/ and in app/c/") })
-        let serve = try stubd(["serve", "--stubs", stubs.url.path, "--port", "0"])
+        let serve = try await stubd(["serve", "--stubs", stubs.url.path, "--port", "0"])
         #expect(serve.exitCode == 1)
         #expect(serve.stderr.contains("app/b/200.json:1:10"))
     }
 
-    @Test func routesPrintsATable() throws {
-        let result = try stubd(["routes", Repository.shippedStubs.path])
+    @Test func routesPrintsATable() async throws {
+        let result = try await stubd(["routes", Repository.shippedStubs.path])
         #expect(result.exitCode == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("SERVICE") == true)
@@ -41,17 +41,17 @@ import Testing
     }
 
     @Test(arguments: [["--port", "99999"], ["--log", "loud"], ["--frobnicate"], ["serve", "extra"], ["launch"], ["--port"]])
-    func badArgumentsExit2WithUsage(arguments: [String]) throws {
-        let result = try stubd(arguments)
+    func badArgumentsExit2WithUsage(arguments: [String]) async throws {
+        let result = try await stubd(arguments)
         #expect(result.exitCode == 2)
         #expect(result.stderr.hasPrefix("error: "))
         #expect(result.stderr.contains("USAGE: stubd"))
     }
 
-    @Test func versionAndHelp() throws {
-        #expect(try stubd(["--version"]).stdout.hasPrefix("stubd "))
+    @Test func versionAndHelp() async throws {
+        #expect(try await stubd(["--version"]).stdout.hasPrefix("stubd "))
         for command in [["--help"], ["serve", "--help"], ["check", "--help"], ["routes", "--help"]] {
-            let result = try stubd(command)
+            let result = try await stubd(command)
             #expect(result.exitCode == 0)
             #expect(result.stdout.contains("USAGE: stubd"))
         }
@@ -59,9 +59,9 @@ import Testing
 
     @Test func servesOnAnEphemeralPortAndStopsCleanlyOnSIGTERM() async throws {
         let daemon = try RunningDaemon(arguments: ["--stubs", Repository.shippedStubs.path, "--port", "0", "--log", "json"])
-        let got = try Curl.run(["-s", daemon.baseURL + "/api/v1/users/1"])
+        let got = try await Curl.run(["-s", daemon.baseURL + "/api/v1/users/1"])
         #expect(got.stdout.contains("\"id\": 1"))
-        let busy = try stubd(["--stubs", Repository.shippedStubs.path, "--port", String(daemon.port)])
+        let busy = try await stubd(["--stubs", Repository.shippedStubs.path, "--port", String(daemon.port)])
         #expect(busy.exitCode == 1)
         #expect(busy.stderr.contains("already in use"))
         let exit = daemon.terminate(signal: SIGTERM)
@@ -71,7 +71,7 @@ import Testing
 
     @Test func environmentVariablesConfigureTheServer() async throws {
         let daemon = try RunningDaemon(arguments: [], environment: ["STUBD_STUBS": Repository.shippedStubs.path, "STUBD_PORT": "0", "STUBD_HOST": "127.0.0.1"])
-        #expect(try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", daemon.baseURL + "/api/v2/items"]).stdout == "200")
+        #expect(try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", daemon.baseURL + "/api/v2/items"]).stdout == "200")
         #expect(daemon.terminate(signal: SIGINT).status == 0)
     }
 }

@@ -6,10 +6,10 @@ import Testing
     /// Time a request takes in milliseconds, measured by curl in its own process. URLSession in
     /// this test process shares its transfer machinery with the other suites running in parallel,
     /// and was seen adding up to a second to a response under that load, so tight bounds use curl.
-    func timed(_ url: URL, headers: [String: String] = [:]) throws -> (status: Int, ms: Double) {
+    func timed(_ url: URL, headers: [String: String] = [:]) async throws -> (status: Int, ms: Double) {
         var arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}"]
         for (k, v) in headers { arguments += ["-H", "\(k): \(v)"] }
-        let result = try Curl.run(arguments + [url.absoluteString])
+        let result = try await Curl.run(arguments + [url.absoluteString])
         let parts = result.stdout.split(separator: " ")
         return (Int(parts.first ?? "") ?? 0, (Double(parts.last ?? "") ?? 0) * 1000)
     }
@@ -26,12 +26,12 @@ import Testing
 
     @Test func headerAndQueryDelaysHoldTheResponse() async throws {
         try await withServer { server in
-            let (byHeader, headerMs) = try timed(server.url("/api/v1/users"), headers: ["X-Stub-Delay": "300"])
+            let (byHeader, headerMs) = try await timed(server.url("/api/v1/users"), headers: ["X-Stub-Delay": "300"])
             #expect(byHeader == 200)
             #expect(headerMs >= 300 && headerMs < 600, "took \(headerMs) ms")
-            let (_, queryMs) = try timed(server.url("/api/v1/users?__delay=200"))
+            let (_, queryMs) = try await timed(server.url("/api/v1/users?__delay=200"))
             #expect(queryMs >= 200 && queryMs < 500, "took \(queryMs) ms")
-            let (_, noneMs) = try timed(server.url("/api/v1/users"))
+            let (_, noneMs) = try await timed(server.url("/api/v1/users"))
             #expect(noneMs < 150, "took \(noneMs) ms")
         }
     }
@@ -47,27 +47,27 @@ import Testing
             "svc/variant/200.json": "{}",
         ])
         try await withServer(stubs: stubs.url) { server in
-            let (_, fixed) = try timed(server.url("/fixed"))
+            let (_, fixed) = try await timed(server.url("/fixed"))
             #expect(fixed >= 250 && fixed < 500, "fixed took \(fixed)")
             for _ in 0..<3 {
-                let (_, uniform) = try timed(server.url("/uniform"))
+                let (_, uniform) = try await timed(server.url("/uniform"))
                 #expect(uniform >= 100 && uniform < 400, "uniform took \(uniform)")
-                let (_, lognormal) = try timed(server.url("/lognormal"))
+                let (_, lognormal) = try await timed(server.url("/lognormal"))
                 #expect(lognormal < 450, "lognormal took \(lognormal)")
             }
-            let (_, zero) = try timed(server.url("/variant"))
+            let (_, zero) = try await timed(server.url("/variant"))
             #expect(zero < 150, "variant override of service delay took \(zero)")
-            let (slow, slowMs) = try timed(server.url("/variant"), headers: ["X-Stub-Variant": "503"])
+            let (slow, slowMs) = try await timed(server.url("/variant"), headers: ["X-Stub-Variant": "503"])
             #expect(slow == 503)
             #expect(slowMs >= 120, "503 took \(slowMs)")
-            let (_, overridden) = try timed(server.url("/fixed?__delay=0"))
+            let (_, overridden) = try await timed(server.url("/fixed?__delay=0"))
             #expect(overridden < 150, "request delay 0 beats the service delay: took \(overridden)")
         }
     }
 
     @Test func serverBaseDelayIsAddedToEverything() async throws {
         try await withServer(configure: { $0.baseDelayMs = 200 }) { server in
-            let (_, ms) = try timed(server.url("/api/v1/users"))
+            let (_, ms) = try await timed(server.url("/api/v1/users"))
             #expect(ms >= 200 && ms < 500, "took \(ms)")
         }
     }

@@ -29,14 +29,14 @@ import Testing
     func curlReportsTheDocumentedExitCode(fault: String) async throws {
         let expected = FaultTests.table.first { $0.fault == fault }!
         try await withServer { server in
-            let result = try Curl.run(["-s", "-o", "/dev/null", server.url("/api/v1/users?__fault=\(fault)").absoluteString])
+            let result = try await Curl.run(["-s", "-o", "/dev/null", server.url("/api/v1/users?__fault=\(fault)").absoluteString])
             #expect(result.exitCode == expected.curlExit)
         }
     }
 
     @Test func truncateKeepsTheVariantsStatusAndHeaders() async throws {
         try await withServer { server in
-            let result = try Curl.run(["-s", "-D", "-", "-o", "/dev/null", server.url("/api/v1/users/999?__fault=truncate").absoluteString])
+            let result = try await Curl.run(["-s", "-D", "-", "-o", "/dev/null", server.url("/api/v1/users/999?__fault=truncate").absoluteString])
             #expect(result.exitCode == 18)
             #expect(result.stdout.hasPrefix("HTTP/1.1 404 Not Found"))
             #expect(result.stdout.contains("Content-Type: application/json; charset=utf-8"))
@@ -48,11 +48,11 @@ import Testing
             let code = await HTTPClient.errorCode(server.url("/api/v1/users?__fault=hang"), timeout: 0.3)
             #expect(code == .timedOut)
             let start = monotonicMs()
-            let patient = try Curl.run(["-s", "-o", "/dev/null", "-m", "5", server.url("/api/v1/users?__fault=hang").absoluteString])
+            let patient = try await Curl.run(["-s", "-o", "/dev/null", "-m", "5", server.url("/api/v1/users?__fault=hang").absoluteString])
             let waited = monotonicMs() - start
             #expect(patient.exitCode == 52, "after the cap the connection closes with no reply")
             #expect(waited >= 350 && waited < 3000, "waited \(waited) ms")
-            let timedOut = try Curl.run(["-s", "-o", "/dev/null", "-m", "0.2", server.url("/api/v1/users?__fault=hang").absoluteString])
+            let timedOut = try await Curl.run(["-s", "-o", "/dev/null", "-m", "0.2", server.url("/api/v1/users?__fault=hang").absoluteString])
             #expect(timedOut.exitCode == 28)
         }
     }

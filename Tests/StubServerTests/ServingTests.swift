@@ -89,7 +89,7 @@ import Testing
 
     @Test func curlReusesTheKeepAliveConnection() async throws {
         try await withServer { server in
-            let result = try Curl.run(["-sv", "-o", "/dev/null", "-o", "/dev/null",
+            let result = try await Curl.run(["-sv", "-o", "/dev/null", "-o", "/dev/null",
                                        server.url("/api/v1/users").absoluteString, server.url("/api/v2/items").absoluteString])
             #expect(result.exitCode == 0)
             #expect(result.stderr.contains("Re-using existing connection"), "\(result.stderr)")
@@ -118,9 +118,9 @@ import Testing
     @Test func badHTTPAndHugeHeadersNeverCrashTheServer() async throws {
         try await withServer { server in
             let huge = String(repeating: "x", count: 40_000)
-            let big = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: \(huge)", server.url("/api/v1/users").absoluteString])
+            let big = try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: \(huge)", server.url("/api/v1/users").absoluteString])
             #expect(big.stdout == "431")
-            let garbage = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "GET / HTTP/1.1\r\n\u{1}\u{2}", server.url("/x").absoluteString])
+            let garbage = try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "GET / HTTP/1.1\r\n\u{1}\u{2}", server.url("/x").absoluteString])
             #expect(garbage.stdout == "400" || garbage.exitCode != 0)
             let after = try await HTTPClient.fetch(server.url("/api/v1/users"))
             #expect(after.status == 200)

@@ -13,8 +13,8 @@ struct RouteLoader {
     let log: ProblemLog
 
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
-    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "description"]
-    static let variantKeys = ["status", "headers", "body", "error", "when", "description", "delay", "fault"]
+    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description"]
+    static let variantKeys = ["status", "headers", "body", "error", "when", "description", "delay", "throttle", "fault"]
 
     var routeFile: String { "\(folder)/route.json" }
 
@@ -29,6 +29,7 @@ struct RouteLoader {
         }
         var method = "", path = "", routeHeaders: [HTTPHeader] = [], defaultName: String?
         var routeDelay = defaults.delay
+        var routeThrottle = defaults.throttle
         var entries: [(key: String, value: JSONValue)] = []
         for (key, value) in members {
             switch key {
@@ -47,6 +48,7 @@ struct RouteLoader {
             case "headers": routeHeaders = reader.headers(value, at: key) ?? []
             case "default": defaultName = reader.string(value, at: key)
             case "delay": routeDelay = reader.delay(value, at: key) ?? routeDelay
+            case "throttle": routeThrottle = reader.throttle(value, at: key) ?? routeThrottle
             case "variants":
                 guard case .object(let list) = value else {
                     reader.fail(key, "expected an object of variant name to variant, found \(value.kindDescription)")
@@ -63,7 +65,7 @@ struct RouteLoader {
         }
         let files = bodyFiles()
         let context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,
-                                     envelope: defaults.envelope, delay: routeDelay)
+                                     envelope: defaults.envelope, delay: routeDelay, throttle: routeThrottle)
         var variants: [Variant] = []
         for (name, value) in entries {
             variants += context.variant(name: name, json: value, file: files[name]).map { [$0] } ?? []

@@ -119,10 +119,11 @@ struct ServiceDefaults {
     var headers: [HTTPHeader] = []
     var envelope: ErrorEnvelope?
     var delay: DelaySpec?
+    var throttle: Int?
 
     static func read(_ json: JSONValue, reader: ValueReader) -> ServiceDefaults {
         var d = ServiceDefaults()
-        guard let members = reader.object(json, at: "", allowed: ["basePath", "headers", "errorEnvelope", "delay", "description"]) else { return d }
+        guard let members = reader.object(json, at: "", allowed: ["basePath", "headers", "errorEnvelope", "delay", "throttle", "description"]) else { return d }
         for (key, value) in members {
             switch key {
             case "basePath":
@@ -137,6 +138,7 @@ struct ServiceDefaults {
                 }
                 d.envelope = envelope
             case "delay": d.delay = reader.delay(value, at: key)
+            case "throttle": d.throttle = reader.throttle(value, at: key)
             default: _ = reader.string(value, at: key)
             }
         }

@@ -102,6 +102,16 @@ struct ValueReader {
         }
     }
 
+    /// `{"bytesPerSecond": N}`: the body is sent at N bytes per second.
+    func throttle(_ value: JSONValue, at path: String) -> Int? {
+        guard let members = object(value, at: path, allowed: ["bytesPerSecond"]) else { return nil }
+        guard let rate = members.first?.value else {
+            fail(path, "expected {\"bytesPerSecond\": N}, found an empty object")
+            return nil
+        }
+        return int(rate, at: ValueReader.join(path, "bytesPerSecond"), in: 1...1_000_000_000)
+    }
+
     func fault(_ value: JSONValue, at path: String) -> Fault? {
         guard let name = string(value, at: path) else { return nil }
         guard let fault = Fault(rawValue: name) else {

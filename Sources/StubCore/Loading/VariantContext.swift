@@ -5,6 +5,7 @@ struct VariantContext {
     let baseHeaders: [HTTPHeader]
     let envelope: ErrorEnvelope?
     let delay: DelaySpec?
+    let throttle: Int?
 
     func variant(name: String, json: JSONValue?, file: BodyFile?) -> Variant? {
         let path = ValueReader.join("variants", name)
@@ -18,6 +19,7 @@ struct VariantContext {
         var contentType = file?.contentType
         var condition: RequestCondition?
         var variantDelay = delay
+        var variantThrottle = throttle
         var fault: Fault?
         var description: String?
         var errorValues: [String: String]?
@@ -40,6 +42,7 @@ struct VariantContext {
                 case "when": condition = reader.condition(value, at: p, parameters: parameters)
                 case "description": description = reader.string(value, at: p)
                 case "delay": variantDelay = reader.delay(value, at: p) ?? variantDelay
+                case "throttle": variantThrottle = reader.throttle(value, at: p) ?? variantThrottle
                 default: fault = reader.fault(value, at: p)
                 }
             }
@@ -67,7 +70,7 @@ struct VariantContext {
         for h in merged + headers { all.set(h.name, h.value) }
         merged = all
         return Variant(name: name, status: finalStatus, headers: merged, body: body ?? [], condition: condition,
-                       delay: variantDelay, fault: fault, description: description)
+                       delay: variantDelay, throttleBytesPerSecond: variantThrottle, fault: fault, description: description)
     }
 
     private func errorObject(_ value: JSONValue, at path: String) -> [String: String]? {

@@ -12,6 +12,8 @@ public struct Variant: Sendable {
     public let condition: RequestCondition?
     /// The effective delay (variant, else route, else service).
     public let delay: DelaySpec?
+    /// When set, the body is sent at this many bytes per second (variant, else route, else service).
+    public let throttleBytesPerSecond: Int?
     /// A network fault served instead of a response.
     public let fault: Fault?
     /// A human note from route.json.
@@ -19,13 +21,14 @@ public struct Variant: Sendable {
 
     /// Makes a variant from prepared parts.
     public init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
-                delay: DelaySpec? = nil, fault: Fault? = nil, description: String? = nil) {
+                delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, description: String? = nil) {
         self.name = name
         self.status = status
         self.headers = headers
         self.body = body
         self.condition = condition
         self.delay = delay
+        self.throttleBytesPerSecond = throttleBytesPerSecond
         self.fault = fault
         self.description = description
     }

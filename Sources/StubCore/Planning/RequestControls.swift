@@ -1,8 +1,9 @@
 /// Per-request controls a test puts on a request: `X-Stub-Variant`, `X-Stub-Delay`, `X-Stub-Fault`
-/// headers or `__variant`, `__delay`, `__fault` query parameters (header wins).
+/// headers or `__variant`, `__delay`, `__fault` query parameters (header wins), and the same for
+/// `X-Stub-Throttle` / `__throttle`.
 public struct RequestControls: Sendable, Equatable {
     /// The query parameters that carry controls; they are removed before matching and journaling.
-    public static let queryNames = ["__variant", "__delay", "__fault"]
+    public static let queryNames = ["__variant", "__delay", "__fault", "__throttle"]
 
     /// A variant name to serve.
     public var variant: String?
@@ -10,6 +11,8 @@ public struct RequestControls: Sendable, Equatable {
     public var delayMs: Int?
     /// A fault to serve.
     public var fault: Fault?
+    /// Bytes per second to send the body at.
+    public var throttleBytesPerSecond: Int?
 
     /// Reads the controls and strips the control query parameters from `request`;
     /// a malformed control is a 400 reply, never ignored.
@@ -33,6 +36,12 @@ public struct RequestControls: Sendable, Equatable {
                 return .failure(ReplyFailure(.error(400, "unknown fault", [("value", .string(text)), ("faults", .array(Fault.allCases.map { .string($0.rawValue) }))])))
             }
             controls.fault = fault
+        }
+        if let text = value(header: "X-Stub-Throttle", query: "__throttle") {
+            guard let rate = Int(text.trimmingASCIISpaces()), rate >= 1 else {
+                return .failure(ReplyFailure(.error(400, "invalid throttle", [("value", .string(text)), ("expected", .string("bytes per second, at least 1"))])))
+            }
+            controls.throttleBytesPerSecond = rate
         }
         return .success(controls)
     }

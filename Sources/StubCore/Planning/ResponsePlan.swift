@@ -30,6 +30,8 @@ public struct ResponsePlan: Sendable {
     public var delayMs: Int
     /// A fault to serve instead of the response.
     public var fault: Fault?
+    /// When set, the body is sent at this many bytes per second.
+    public var throttleBytesPerSecond: Int?
     /// The matched route's id, if any.
     public var routeID: String?
     /// The chosen variant's name, if any.
@@ -39,6 +41,7 @@ public struct ResponsePlan: Sendable {
 
     /// A plan that sends a reply at once.
     public static func reply(_ reply: Reply, routeID: String? = nil) -> ResponsePlan {
-        ResponsePlan(response: .reply(reply), status: reply.status, delayMs: 0, fault: nil, routeID: routeID, variantName: nil, selection: nil)
+        ResponsePlan(response: .reply(reply), status: reply.status, delayMs: 0, fault: nil, throttleBytesPerSecond: nil,
+                     routeID: routeID, variantName: nil, selection: nil)
     }
 }

@@ -2,7 +2,8 @@
 ///
 /// variant: request control > admin sequence > admin override > first `when` that holds > default;
 /// delay: request control > admin override > variant > route > service, plus the server-wide base delay;
-/// fault: request control > admin override > variant.
+/// fault: request control > admin override > variant;
+/// throttle: request control > variant > route > service.
 public struct ResponsePlanner: Sendable {
     /// Milliseconds added to every stub response (`--delay`).
     public var baseDelayMs: Int
@@ -53,7 +54,9 @@ public struct ResponsePlanner: Sendable {
             let fault = controls.fault ?? decision?.fault ?? variant.fault
             let delay = controls.delayMs ?? (decision?.delay ?? variant.delay)?.sample() ?? 0
             return ResponsePlan(response: .variant(route: routeIndex, variant: chosen.index), status: fault == nil ? variant.status : 0,
-                                delayMs: delay + baseDelayMs, fault: fault, routeID: route.id, variantName: variant.name, selection: chosen.selection)
+                                delayMs: delay + baseDelayMs, fault: fault,
+                                throttleBytesPerSecond: controls.throttleBytesPerSecond ?? variant.throttleBytesPerSecond,
+                                routeID: route.id, variantName: variant.name, selection: chosen.selection)
         }
     }
 }

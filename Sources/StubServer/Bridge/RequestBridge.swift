@@ -111,7 +111,15 @@ final class RequestBridge: @unchecked Sendable {
         switch plan.response {
         case .variant(let r, let v):
             guard let prepared = context.prepared else { return .NO }
-            result = MHD_queue_response(connection.pointer, UInt32(plan.status), prepared.response(route: r, variant: v))
+            if let rate = plan.throttleBytesPerSecond {
+                let variant = prepared.catalog.routes[r].variants[v]
+                let throttled = ThrottledBody(body: variant.body, bytesPerSecond: rate, connection: connection, bridge: self)
+                guard let response = throttled.makeResponse(headers: variant.headers) else { return .NO }
+                result = MHD_queue_response(connection.pointer, UInt32(plan.status), response)
+                MHD_destroy_response(response)
+            } else {
+                result = MHD_queue_response(connection.pointer, UInt32(plan.status), prepared.response(route: r, variant: v))
+            }
         case .reply(let reply):
             let response = ResponseFactory.make(body: reply.body, headers: reply.headers)
             result = MHD_queue_response(connection.pointer, UInt32(reply.status), response)

@@ -8,14 +8,24 @@ enum Curl {
         var stderr: String
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
-        try Subprocess.run("/usr/bin/curl", arguments)
+    static func run(_ arguments: [String]) async throws -> Result {
+        try await Subprocess.run("/usr/bin/curl", arguments)
     }
 }
 
 /// Runs a program to completion and captures its output.
 enum Subprocess {
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Curl.Result {
+    /// Waits for the program on a Dispatch thread: blocking a Swift concurrency thread for the
+    /// length of a subprocess starves the other tests (the cooperative pool has one thread per core).
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Curl.Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try runBlocking(executable, arguments, environment: environment) })
+            }
+        }
+    }
+
+    static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Curl.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
