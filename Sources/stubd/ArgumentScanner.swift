@@ -60,18 +60,20 @@ struct ArgumentScanner {
     mutating func duration(for option: String) throws(UsageError) -> Int {
         let text = try value(for: option)
         guard let ms = ArgumentScanner.parseDuration(text) else {
-            throw UsageError(message: "\(option) expects a duration like 1500, 1500ms, 2s or 5m, got \"\(text)\"")
+            throw UsageError(message: "\(option) expects a duration up to one day like 1500, 1500ms, 2s or 5m, got \"\(text)\"")
         }
         return ms
     }
 
     static func parseDuration(_ text: String) -> Int? {
         let units: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000)]
+        let limit = 86_400_000  // one day
         for (suffix, factor) in units where text.hasSuffix(suffix) {
             guard let n = Int(text.dropLast(suffix.count)), n >= 0 else { return nil }
-            return n * factor
+            let (ms, overflow) = n.multipliedReportingOverflow(by: factor)
+            return overflow || ms > limit ? nil : ms
         }
-        guard let n = Int(text), n >= 0 else { return nil }
+        guard let n = Int(text), n >= 0, n <= limit else { return nil }
         return n
     }
 

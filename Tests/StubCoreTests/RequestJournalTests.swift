@@ -29,9 +29,9 @@ import Testing
         let route = Route(id: "r", service: nil, name: "r", method: "GET", template: PathTemplate("/r"),
                           variants: ["200", "500", "503"].map { Variant(name: $0, status: Int($0)!, headers: [], body: []) }, defaultIndex: 0)
         try control.setOverride(RouteOverride(variant: "500", sequence: ["503", "200"]), for: route, session: "s")
-        let steps = (0..<4).map { _ in control.decision(forRoute: "r", session: "s")?.variant }
+        let steps = (0..<4).map { _ in control.decision(forRoute: "r", session: "s", advance: true)?.variant }
         #expect(steps == ["503", "200", "500", "500"])
-        #expect(control.decision(forRoute: "r", session: nil) == nil)
+        #expect(control.decision(forRoute: "r", session: nil, advance: true) == nil)
         #expect(throws: ControlError.unknownVariant(route: "r", variant: "404", known: ["200", "500", "503"])) {
             try control.setOverride(RouteOverride(sequence: ["404"]), for: route, session: nil)
         }

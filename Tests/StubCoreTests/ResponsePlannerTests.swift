@@ -4,7 +4,7 @@ import Testing
 /// An override source with fixed answers, to test precedence without the admin layer.
 struct FixedOverrides: OverrideSource {
     var decision: OverrideDecision?
-    func decision(forRoute routeID: String, session: String?) -> OverrideDecision? { decision }
+    func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision? { decision }
 }
 
 @Suite struct ResponsePlannerTests {
@@ -73,6 +73,21 @@ struct FixedOverrides: OverrideSource {
         #expect(plan(controlled).selection == .request)
         let byQuery = StubRequest(method: "POST", path: "/login", query: [("__variant", "200-beta")])
         #expect(plan(byQuery).variantName == "200-beta")
+    }
+
+    @Test func aRequestThatPicksItsVariantDoesNotUseUpASequenceStep() throws {
+        let control = StubControl(journalSize: 0)
+        let route = try #require(catalog.route(id: "app/user")?.route)
+        try control.setOverride(RouteOverride(sequence: ["200-two", "200"]), for: route, session: nil)
+        func next(_ headers: [(name: String, value: String)] = []) -> String? {
+            var request = StubRequest(method: "GET", path: "/users/9", headers: headers)
+            return ResponsePlanner().plan(&request, catalog: catalog, overrides: control).variantName
+        }
+        #expect(next([("X-Stub-Variant", "200")]) == "200")
+        #expect(next([("X-Stub-Variant", "nope")]) == nil)
+        #expect(next() == "200-two")
+        #expect(next() == "200")
+        #expect(control.override(routeID: "app/user", session: nil)?.remaining == [])
     }
 
     @Test func unknownVariantIsA400ListingTheVariants() throws {

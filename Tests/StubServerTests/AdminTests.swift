@@ -202,6 +202,7 @@ import Testing
             #expect(try await HTTPClient.fetch(server.url("/api/v1/users")).status == 500)
             #expect(try await HTTPClient.fetch(server.url("/api/v1/users")).status == 200)
             #expect(throws: ControlError.self) { try server.override(route: "app/login", variant: "999") }
+            #expect(throws: ControlError.invalidDelay(Int.max)) { try server.override(route: "app/login", delayMs: Int.max) }
             server.reset()
             #expect(server.receivedRequests().isEmpty)
             #expect(try await HTTPClient.fetch(server.url("/api/v1/login?email=a&password=b")).status == 401)

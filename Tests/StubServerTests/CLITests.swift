@@ -40,7 +40,8 @@ import Testing
         #expect(lines.contains { $0.contains("GET") && $0.contains("/api/v1/users/{id}") && $0.contains("200,200-user-2,200-user-3,404") })
     }
 
-    @Test(arguments: [["--port", "99999"], ["--log", "loud"], ["--frobnicate"], ["serve", "extra"], ["launch"], ["--port"]])
+    @Test(arguments: [["--port", "99999"], ["--log", "loud"], ["--frobnicate"], ["serve", "extra"], ["launch"], ["--port"],
+                      ["--delay", "99999999999999999m"], ["--hang-cap", "2d"]])
     func badArgumentsExit2WithUsage(arguments: [String]) async throws {
         let result = try await stubd(arguments)
         #expect(result.exitCode == 2)
@@ -58,26 +59,27 @@ import Testing
     }
 
     @Test func servesOnAnEphemeralPortAndStopsCleanlyOnSIGTERM() async throws {
-        let daemon = try RunningDaemon(arguments: ["--stubs", Repository.shippedStubs.path, "--port", "0", "--log", "json"])
+        let daemon = try await OffPool.run { try RunningDaemon(arguments: ["--stubs", Repository.shippedStubs.path, "--port", "0", "--log", "json"]) }
         let got = try await Curl.run(["-s", daemon.baseURL + "/api/v1/users/1"])
         #expect(got.stdout.contains("\"id\": 1"))
         let busy = try await stubd(["--stubs", Repository.shippedStubs.path, "--port", String(daemon.port)])
         #expect(busy.exitCode == 1)
         #expect(busy.stderr.contains("already in use"))
-        let exit = daemon.terminate(signal: SIGTERM)
+        let exit = try await OffPool.run { daemon.terminate(signal: SIGTERM) }
         #expect(exit.status == 0)
         #expect(exit.stdout.contains(#""route":"app/user""#), "json access log: \(exit.stdout)")
     }
 
     @Test func environmentVariablesConfigureTheServer() async throws {
-        let daemon = try RunningDaemon(arguments: [], environment: ["STUBD_STUBS": Repository.shippedStubs.path, "STUBD_PORT": "0", "STUBD_HOST": "127.0.0.1"])
+        let daemon = try await OffPool.run { try RunningDaemon(arguments: [], environment: ["STUBD_STUBS": Repository.shippedStubs.path, "STUBD_PORT": "0", "STUBD_HOST": "127.0.0.1"]) }
         #expect(try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", daemon.baseURL + "/api/v2/items"]).stdout == "200")
-        #expect(daemon.terminate(signal: SIGINT).status == 0)
+        let exit = try await OffPool.run { daemon.terminate(signal: SIGINT) }
+        #expect(exit.status == 0)
     }
 }
 
 /// A `stubd serve` process started for one test; reads the bound URL from its first line.
-final class RunningDaemon {
+final class RunningDaemon: @unchecked Sendable {
     let process = Process()
     let output = Pipe()
     let errors = Pipe()

@@ -18,6 +18,12 @@ import Testing
         return false
     }
 
+    /// The body at `path`, fetched by curl in its own process with a short timeout, so one slow
+    /// fetch cannot use up the whole wait.
+    func served(_ server: StubServer, _ path: String) async throws -> String {
+        try await Curl.run(["-s", "-m", "1", server.url(path).absoluteString]).stdout
+    }
+
     @Test func aBadEditKeepsTheLastGoodStubsAndHealthSaysDegraded() async throws {
         let stubs = try ScratchStubs(ReloadTests.base)
         try await withServer(stubs: stubs.url) { server in
@@ -46,11 +52,13 @@ import Testing
             let temporary = stubs.url.appendingPathComponent("svc/hello/.200.json.swp")
             try Data(#"{"greeting": "renamed"}"#.utf8).write(to: temporary)
             _ = rename(temporary.path, stubs.url.appendingPathComponent("svc/hello/200.json").path)
-            #expect(try await eventually { try await HTTPClient.fetch(server.url("/hello")).text.contains("renamed") })
+            let seen = try await eventually { try await served(server, "/hello").contains("renamed") }
+            let loaded = String(decoding: server.catalog.route(id: "svc/hello")?.route.variants.first?.body ?? [], as: UTF8.self)
+            #expect(seen, "catalog now holds: \(loaded)")
             try stubs.write(["svc/bye/route.json": #"{"method": "GET", "path": "/bye"}"#, "svc/bye/200.json": "{}"])
-            #expect(try await eventually { try await HTTPClient.fetch(server.url("/bye")).status == 200 })
+            #expect(try await eventually { try await served(server, "/bye") == "{}" })
             try FileManager.default.removeItem(at: stubs.url.appendingPathComponent("svc/bye"))
-            #expect(try await eventually { try await HTTPClient.fetch(server.url("/bye")).status == 404 })
+            #expect(try await eventually { try await served(server, "/bye").contains("no stub matches") })
             try stubs.write(["svc/hello/200.json": "{ broken"])
             #expect(try await eventually { server.health.problems.count == 1 })
             #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("renamed"))

@@ -47,13 +47,14 @@ public final class StubControl: OverrideSource, @unchecked Sendable {
         state.withLock { $0.overrides[StubControl.key(session)] ?? [:] }
     }
 
-    /// For the planner: the next sequence step, else the sticky override. Advances the sequence.
-    public func decision(forRoute routeID: String, session: String?) -> OverrideDecision? {
+    /// For the planner: the next sequence step, else the sticky override. Advances the sequence
+    /// only when `advance` is true (a request that picks its own variant does not use up a step).
+    public func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision? {
         state.withLock { s -> OverrideDecision? in
             let key = StubControl.key(session)
             guard var o = s.overrides[key]?[routeID] else { return nil }
             var decision = OverrideDecision(variant: o.variant, delay: o.delay, fault: o.fault)
-            if o.served < o.sequence.count {
+            if advance && o.served < o.sequence.count {
                 decision.variant = o.sequence[o.served]
                 decision.fromSequence = true
                 o.served += 1
@@ -96,6 +97,8 @@ public enum ControlError: Error, Sendable, Equatable {
     case unknownRoute(String, known: [String])
     /// The route has no variant of this name.
     case unknownVariant(route: String, variant: String, known: [String])
+    /// A delay outside 0...3600000 ms.
+    case invalidDelay(Int)
 }
 
 /// Filters for journal queries (`route`, `method`, `path`, `since`, `limit`).

@@ -33,7 +33,7 @@ public struct ResponsePlanner: Sendable {
             ], headers: [HTTPHeader("Allow", allowed.joined(separator: ", "))]))
         case .route(let routeIndex, let parameters):
             let route = catalog.routes[routeIndex]
-            let decision = overrides?.decision(forRoute: route.id, session: session)
+            let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil)
             let chosen: (index: Int, selection: ResponsePlan.Selection)
             if let name = controls.variant {
                 guard let i = route.variantIndex(named: name) else {
@@ -83,6 +83,7 @@ public struct OverrideDecision: Sendable, Equatable {
 
 /// Where the planner asks for admin overrides; asking may advance a sequence.
 public protocol OverrideSource: Sendable {
-    /// The override for the next request to `routeID` in `session` (nil = global scope).
-    func decision(forRoute routeID: String, session: String?) -> OverrideDecision?
+    /// The override for the next request to `routeID` in `session` (nil = global scope);
+    /// `advance` is false when the request picked its own variant, so no sequence step is used.
+    func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision?
 }

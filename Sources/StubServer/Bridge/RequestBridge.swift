@@ -29,7 +29,7 @@ final class RequestBridge: @unchecked Sendable {
         self.planner = planner
         self.scheduler = DelayScheduler()
         self.log = log
-        self.hangCapNs = UInt64(hangCapMs) * 1_000_000
+        self.hangCapNs = UInt64(max(0, min(hangCapMs, StubServerConfiguration.maxDurationMs))) * 1_000_000
     }
 
     func handle(_ connection: ConnectionHandle, _ context: RequestContext, method: String, path: String) -> MHD_Result {
@@ -139,15 +139,17 @@ final class RequestBridge: @unchecked Sendable {
         if admin == nil || !request.path.hasPrefix(AdminPaths.prefix) { control.record(entry) }
     }
 
-    /// Resumes every suspended connection (they close) and waits, bounded, until MHD has seen them all.
-    func drain(timeoutMs: Int) {
+    /// Resumes every suspended connection (they close) and waits, bounded, until MHD has seen them
+    /// all. False when some are still suspended at the deadline (MHD_stop_daemon would abort then).
+    func drain(timeoutMs: Int) -> Bool {
         stopping.withLock { $0 = true }
         let deadline = MonotonicClock.now() + UInt64(timeoutMs) * 1_000_000
         repeat {
             scheduler.resumeAll()
-            if suspended.load(ordering: .relaxed) <= 0 { break }
+            if suspended.load(ordering: .relaxed) <= 0 { return true }
             usleepMs(1)
         } while MonotonicClock.now() < deadline
+        return suspended.load(ordering: .relaxed) <= 0
     }
 }
 

@@ -98,6 +98,7 @@ final class StubWatcher: @unchecked Sendable {
             fds[0].revents = 0
             fds[1].revents = 0
             let ready = poll(&fds, 2, pending ? Int32(StubWatcher.debounceMs) : -1)
+            if ready < 0 && errno == EINTR { continue }
             if fds[1].revents != 0 { return }
             if ready > 0 && fds[0].revents != 0 {
                 while buffer.withUnsafeMutableBytes({ read(inotifyFD, $0.baseAddress, $0.count) }) > 0 {}
@@ -115,7 +116,10 @@ final class StubWatcher: @unchecked Sendable {
     private func runPolling() {
         var last = StubWatcher.fingerprint(of: root)
         var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
-        while poll(&fds, 1, Int32(StubWatcher.pollIntervalMs)) == 0 {
+        while true {
+            let ready = poll(&fds, 1, Int32(StubWatcher.pollIntervalMs))
+            if ready < 0 && errno == EINTR { continue }
+            if ready != 0 { return }
             let now = StubWatcher.fingerprint(of: root)
             if now != last {
                 last = now

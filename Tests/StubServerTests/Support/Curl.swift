@@ -15,14 +15,9 @@ enum Curl {
 
 /// Runs a program to completion and captures its output.
 enum Subprocess {
-    /// Waits for the program on a Dispatch thread: blocking a Swift concurrency thread for the
-    /// length of a subprocess starves the other tests (the cooperative pool has one thread per core).
+    /// Waits for the program on a thread of its own (see `OffPool`).
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Curl.Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try runBlocking(executable, arguments, environment: environment) })
-            }
-        }
+        try await OffPool.run { try runBlocking(executable, arguments, environment: environment) }
     }
 
     static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Curl.Result {

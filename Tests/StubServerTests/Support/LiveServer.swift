@@ -24,8 +24,14 @@ func withServer<T>(stubs: URL = Repository.shippedStubs, configure: (inout StubS
     var configuration = StubServerConfiguration()
     configure(&configuration)
     let server = try StubServer(stubsAt: stubs, configuration: configuration)
-    defer { server.stop() }
-    return try await body(server)
+    do {
+        let result = try await body(server)
+        try await OffPool.run { server.stop() }
+        return result
+    } catch {
+        try? await OffPool.run { server.stop() }
+        throw error
+    }
 }
 
 extension StubServer {

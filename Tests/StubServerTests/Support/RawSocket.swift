@@ -1,0 +1,48 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain TCP connection for sending bytes no HTTP client would send.
+final class RawSocket: @unchecked Sendable {
+    let fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Everything the server sends until it closes (or `timeoutSeconds` pass without data).
+    func readAll(timeoutSeconds: Double = 5) -> [UInt8] {
+        var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - Double(Int(timeoutSeconds))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return out
+    }
+
+    /// `readAll` on a thread of its own (see `OffPool`).
+    func read(timeoutSeconds: Double = 5) async -> [UInt8] {
+        (try? await OffPool.run { self.readAll(timeoutSeconds: timeoutSeconds) }) ?? []
+    }
+
+    deinit { close(fd) }
+}
