@@ -141,7 +141,7 @@ import Testing
 
     @Test func journalStaysWithinItsSize() async throws {
         try await withServer(configure: { $0.journalSize = 25 }) { server in
-            let session = HTTPClient.session()
+            let session = HTTPClient.shared
             for i in 0..<100 { _ = try await HTTPClient.fetch(server.url("/api/v1/users?i=\(i)"), session: session) }
             let entries = try #require(try await AdminClient(server: server).object("GET", "/requests")["requests"] as? [[String: Any]])
             #expect(entries.count == 25)

@@ -28,17 +28,17 @@ import Testing
         try await withServer { server in
             let (byHeader, headerMs) = try await timed(server.url("/api/v1/users"), headers: ["X-Stub-Delay": "300"])
             #expect(byHeader == 200)
-            #expect(headerMs >= 300 && headerMs < 600, "took \(headerMs) ms")
+            #expect(headerMs >= 300 && headerMs < 1300, "took \(headerMs) ms")
             let (_, queryMs) = try await timed(server.url("/api/v1/users?__delay=200"))
-            #expect(queryMs >= 200 && queryMs < 500, "took \(queryMs) ms")
+            #expect(queryMs >= 200 && queryMs < 1200, "took \(queryMs) ms")
             let (_, noneMs) = try await timed(server.url("/api/v1/users"))
-            #expect(noneMs < 150, "took \(noneMs) ms")
+            #expect(noneMs < 500, "took \(noneMs) ms")
         }
     }
 
     @Test func fileDelaysServiceRouteAndVariantApply() async throws {
         let stubs = try ScratchStubs([
-            "svc/_service.json": #"{"delay": {"ms": 250}}"#,
+            "svc/_service.json": #"{"delay": {"ms": 800}}"#,
             "svc/fixed/route.json": #"{"method": "GET", "path": "/fixed"}"#, "svc/fixed/200.json": "{}",
             "svc/uniform/route.json": #"{"method": "GET", "path": "/uniform", "delay": {"min": 100, "max": 160}}"#, "svc/uniform/200.json": "{}",
             "svc/lognormal/route.json": #"{"method": "GET", "path": "/lognormal", "delay": {"median": 80, "sigma": 0.4, "max": 200}}"#,
@@ -46,35 +46,37 @@ import Testing
             "svc/variant/route.json": #"{"method": "GET", "path": "/variant", "variants": {"200": {"delay": {"ms": 0}}, "503": {"delay": {"ms": 120}}}}"#,
             "svc/variant/200.json": "{}",
         ])
+        // Upper bounds below 800 ms prove that the more specific setting replaced the service's
+        // 800 ms; they are loose otherwise, since other suites load the machine meanwhile.
         try await withServer(stubs: stubs.url) { server in
             let (_, fixed) = try await timed(server.url("/fixed"))
-            #expect(fixed >= 250 && fixed < 500, "fixed took \(fixed)")
+            #expect(fixed >= 800 && fixed < 1800, "fixed took \(fixed)")
             for _ in 0..<3 {
                 let (_, uniform) = try await timed(server.url("/uniform"))
-                #expect(uniform >= 100 && uniform < 400, "uniform took \(uniform)")
+                #expect(uniform >= 100 && uniform < 700, "uniform took \(uniform)")
                 let (_, lognormal) = try await timed(server.url("/lognormal"))
-                #expect(lognormal < 450, "lognormal took \(lognormal)")
+                #expect(lognormal < 700, "lognormal took \(lognormal)")
             }
             let (_, zero) = try await timed(server.url("/variant"))
-            #expect(zero < 150, "variant override of service delay took \(zero)")
+            #expect(zero < 700, "variant override of service delay took \(zero)")
             let (slow, slowMs) = try await timed(server.url("/variant"), headers: ["X-Stub-Variant": "503"])
             #expect(slow == 503)
-            #expect(slowMs >= 120, "503 took \(slowMs)")
+            #expect(slowMs >= 120 && slowMs < 700, "503 took \(slowMs)")
             let (_, overridden) = try await timed(server.url("/fixed?__delay=0"))
-            #expect(overridden < 150, "request delay 0 beats the service delay: took \(overridden)")
+            #expect(overridden < 700, "request delay 0 beats the service delay: took \(overridden)")
         }
     }
 
     @Test func serverBaseDelayIsAddedToEverything() async throws {
         try await withServer(configure: { $0.baseDelayMs = 200 }) { server in
             let (_, ms) = try await timed(server.url("/api/v1/users"))
-            #expect(ms >= 200 && ms < 500, "took \(ms)")
+            #expect(ms >= 200 && ms < 1200, "took \(ms)")
         }
     }
 
     @Test func delayedRequestsWaitConcurrentlyNotInTurn() async throws {
         try await withServer { server in
-            let session = HTTPClient.session()
+            let session = HTTPClient.shared
             let start = monotonicMs()
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<200 {

@@ -1,5 +1,5 @@
 import Foundation
-import StubServer
+@testable import StubServer
 import Testing
 
 @Suite struct ReloadTests {
@@ -68,12 +68,15 @@ import Testing
     @Test func inFlightRequestsFinishWithTheStubsTheyStartedWith() async throws {
         let stubs = try ScratchStubs(ReloadTests.base)
         try await withServer(stubs: stubs.url) { server in
-            let slow = Task { try await HTTPClient.fetch(server.url("/hello?__delay=400")) }
-            try await Task.sleep(nanoseconds: 150_000_000)
+            // A long delay, so the window in which to reload is wide even when other tests keep
+            // this process's threads busy.
+            let slow = Task { try await Curl.run(["-s", server.url("/hello?__delay=3000").absoluteString]) }
+            // Reload only once the request is in the server, held by its delay.
+            #expect(try await eventually { server.bridge.suspended.load(ordering: .relaxed) == 1 })
             try stubs.write(["svc/hello/200.json": #"{"greeting": "new"}"#])
             try server.reload()
             let old = try await slow.value
-            #expect(old.text.contains("hello"))
+            #expect(old.stdout.contains("hello"))
             #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("new"))
         }
     }

@@ -99,7 +99,7 @@ import Testing
 
     @Test func manyConcurrentClientsAllGetTheirAnswer() async throws {
         try await withServer { server in
-            let session = HTTPClient.session()
+            let session = HTTPClient.shared
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for i in 0..<400 {
                     group.addTask {

@@ -91,13 +91,14 @@ enum AdminOverrideParser {
         let log = ProblemLog()
         let reader = ValueReader(file: "request body", log: log)
         var o = RouteOverride()
-        if let members = reader.object(json, at: "", allowed: ["variant", "delay", "fault", "sequence"]) {
-            if members.isEmpty { reader.fail("", "expected at least one of variant, delay, fault, sequence") }
+        if let members = reader.object(json, at: "", allowed: ["variant", "delay", "fault", "throttle", "sequence"]) {
+            if members.isEmpty { reader.fail("", "expected at least one of variant, delay, fault, throttle, sequence") }
             for (key, value) in members {
                 switch key {
                 case "variant": o.variant = reader.string(value, at: key)
                 case "delay": o.delay = reader.delay(value, at: key)
                 case "fault": o.fault = reader.fault(value, at: key)
+                case "throttle": o.throttleBytesPerSecond = reader.throttle(value, at: key)
                 default:
                     guard case .array(let items) = value, !items.isEmpty else {
                         reader.fail(key, "expected a non-empty array of variant names, found \(value.kindDescription)")

@@ -6,16 +6,20 @@ public struct RouteOverride: Sendable, Equatable {
     public var delay: DelaySpec?
     /// A fault served until cleared.
     public var fault: Fault?
+    /// Bytes per second to send bodies at, until cleared.
+    public var throttleBytesPerSecond: Int?
     /// Variants served in order to the next requests, one each; then normal selection resumes.
     public var sequence: [String]
     /// How many sequence steps have been served.
     public var served: Int
 
     /// Makes an override.
-    public init(variant: String? = nil, delay: DelaySpec? = nil, fault: Fault? = nil, sequence: [String] = [], served: Int = 0) {
+    public init(variant: String? = nil, delay: DelaySpec? = nil, fault: Fault? = nil, throttleBytesPerSecond: Int? = nil,
+                sequence: [String] = [], served: Int = 0) {
         self.variant = variant
         self.delay = delay
         self.fault = fault
+        self.throttleBytesPerSecond = throttleBytesPerSecond
         self.sequence = sequence
         self.served = served
     }
@@ -29,6 +33,7 @@ public struct RouteOverride: Sendable, Equatable {
             ("variant", variant.map { .string($0) } ?? .null),
             ("delay", delay?.json ?? .null),
             ("fault", fault.map { .string($0.rawValue) } ?? .null),
+            ("throttle", throttleBytesPerSecond.map { .object([("bytesPerSecond", .number(Double($0)))]) } ?? .null),
             ("sequence", .array(sequence.map { .string($0) })),
             ("sequenceRemaining", .array(remaining.map { .string($0) })),
         ])

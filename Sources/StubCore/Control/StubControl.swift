@@ -53,7 +53,7 @@ public final class StubControl: OverrideSource, @unchecked Sendable {
         state.withLock { s -> OverrideDecision? in
             let key = StubControl.key(session)
             guard var o = s.overrides[key]?[routeID] else { return nil }
-            var decision = OverrideDecision(variant: o.variant, delay: o.delay, fault: o.fault)
+            var decision = OverrideDecision(variant: o.variant, delay: o.delay, fault: o.fault, throttleBytesPerSecond: o.throttleBytesPerSecond)
             if advance && o.served < o.sequence.count {
                 decision.variant = o.sequence[o.served]
                 decision.fromSequence = true

@@ -3,7 +3,7 @@
 /// variant: request control > admin sequence > admin override > first `when` that holds > default;
 /// delay: request control > admin override > variant > route > service, plus the server-wide base delay;
 /// fault: request control > admin override > variant;
-/// throttle: request control > variant > route > service.
+/// throttle: request control > admin override > variant > route > service.
 public struct ResponsePlanner: Sendable {
     /// Milliseconds added to every stub response (`--delay`).
     public var baseDelayMs: Int
@@ -55,7 +55,7 @@ public struct ResponsePlanner: Sendable {
             let delay = controls.delayMs ?? (decision?.delay ?? variant.delay)?.sample() ?? 0
             return ResponsePlan(response: .variant(route: routeIndex, variant: chosen.index), status: fault == nil ? variant.status : 0,
                                 delayMs: delay + baseDelayMs, fault: fault,
-                                throttleBytesPerSecond: controls.throttleBytesPerSecond ?? variant.throttleBytesPerSecond,
+                                throttleBytesPerSecond: controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond,
                                 routeID: route.id, variantName: variant.name, selection: chosen.selection)
         }
     }
@@ -71,13 +71,17 @@ public struct OverrideDecision: Sendable, Equatable {
     public var delay: DelaySpec?
     /// A fault that beats the stub files.
     public var fault: Fault?
+    /// A body rate that beats the stub files.
+    public var throttleBytesPerSecond: Int?
 
     /// Makes a decision.
-    public init(variant: String? = nil, fromSequence: Bool = false, delay: DelaySpec? = nil, fault: Fault? = nil) {
+    public init(variant: String? = nil, fromSequence: Bool = false, delay: DelaySpec? = nil, fault: Fault? = nil,
+                throttleBytesPerSecond: Int? = nil) {
         self.variant = variant
         self.fromSequence = fromSequence
         self.delay = delay
         self.fault = fault
+        self.throttleBytesPerSecond = throttleBytesPerSecond
     }
 }
 

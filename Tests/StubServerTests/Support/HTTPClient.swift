@@ -21,6 +21,10 @@ struct Fetched: Sendable {
 
 /// URLSession the way an app's API client uses it, with no cache and a short timeout.
 enum HTTPClient {
+    /// One session for the whole test run, as an app has one: FoundationNetworking sessions are
+    /// costly to create and are never freed unless invalidated.
+    static let shared = session(timeout: 30)
+
     static func session(timeout: TimeInterval = 10) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
@@ -37,7 +41,7 @@ enum HTTPClient {
         request.timeoutInterval = timeout
         for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
         request.httpBody = body
-        let s = session ?? HTTPClient.session(timeout: timeout)
+        let s = session ?? HTTPClient.shared
         let (data, response) = try await s.data(for: request)
         let http = response as! HTTPURLResponse
         var fields: [String: String] = [:]
