@@ -8,3 +8,8 @@ enum MonotonicClock {
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 }
+
+/// Sleeps the calling thread; only for bounded shutdown waits, never on the request path.
+func usleepMs(_ ms: Int) {
+    usleep(useconds_t(ms * 1000))
+}

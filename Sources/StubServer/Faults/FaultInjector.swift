@@ -46,8 +46,3 @@ enum FaultInjector {
         }
     }
 }
-
-/// Sleeps the calling thread; only for bounded shutdown waits, never on the request path.
-func usleepMs(_ ms: Int) {
-    usleep(useconds_t(ms * 1000))
-}
