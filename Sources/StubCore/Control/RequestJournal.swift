@@ -30,21 +30,29 @@ public struct RequestJournal: Sendable {
         ring.reserveCapacity(min(self.capacity, 4096))
     }
 
-    /// Adds a record, dropping the oldest when full.
-    public mutating func append(_ record: RequestRecord) {
-        guard capacity > 0 else { return }
-        var record = record
-        if record.request.body.count > RequestJournal.bodyLimit {
-            record.request.body = Array(record.request.body.prefix(RequestJournal.bodyLimit))
-        }
-        let entry = Entry(id: nextID, record: record)
+    /// The record as the journal keeps it (body cut at `bodyLimit`). Done before taking a lock.
+    public static func trimmed(_ record: RequestRecord) -> RequestRecord {
+        guard record.request.body.count > bodyLimit else { return record }
+        var cut = record
+        cut.request.body = Array(record.request.body.prefix(bodyLimit))
+        return cut
+    }
+
+    /// Adds a record, dropping the oldest when full. Returns the dropped entry, so a caller holding
+    /// a lock can let it be freed after unlocking.
+    @discardableResult
+    public mutating func append(_ record: RequestRecord) -> Entry? {
+        guard capacity > 0 else { return nil }
+        let entry = Entry(id: nextID, record: RequestJournal.trimmed(record))
         nextID += 1
         if ring.count < capacity {
             ring.append(entry)
-        } else {
-            ring[start] = entry
-            start = (start + 1) % capacity
+            return nil
         }
+        let dropped = ring[start]
+        ring[start] = entry
+        start = (start + 1) % capacity
+        return dropped
     }
 
     /// All entries, oldest first.

@@ -14,10 +14,12 @@ public final class StubControl: OverrideSource, @unchecked Sendable {
     }
 
     private let state: Locked<State>
+    private let journalCapacity: Int
 
     /// A control with a journal of `journalSize` entries (0 disables the journal).
     public init(journalSize: Int) {
         state = Locked(State(journal: RequestJournal(capacity: journalSize)))
+        journalCapacity = max(0, journalSize)
     }
 
     static func key(_ session: String?) -> String { session ?? "" }
@@ -66,7 +68,11 @@ public final class StubControl: OverrideSource, @unchecked Sendable {
 
     /// Records an answered request in the journal.
     public func record(_ record: RequestRecord) {
-        state.withLock { $0.journal.append(record) }
+        guard journalCapacity > 0 else { return }
+        let trimmed = RequestJournal.trimmed(record)
+        // The dropped entry is freed here, after the lock is released.
+        let dropped = state.withLock { $0.journal.append(trimmed) }
+        _ = dropped
     }
 
     /// Journal entries of one scope, oldest first, filtered.
