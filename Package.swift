@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "stubd", targets: ["stubd"]),
         .library(name: "StubServer", targets: ["StubServer"]),
         .library(name: "StubCore", targets: ["StubCore"]),
+        .library(name: "StubTesting", targets: ["StubTesting"]),
     ],
     targets: [
         .systemLibrary(
@@ -16,9 +17,10 @@ let package = Package(
         ),
         .target(name: "StubCore"),
         .target(name: "StubServer", dependencies: ["StubCore", "CMicroHTTPD"]),
+        .target(name: "StubTesting"),
         .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore"]),
-        .testTarget(name: "StubCoreTests", dependencies: ["StubCore"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore"]),
+        .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubTesting"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

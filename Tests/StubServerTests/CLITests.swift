@@ -1,4 +1,5 @@
 import Foundation
+import StubTesting
 import Testing
 
 /// Runs the real `stubd` binary as users and containers do.
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func checkPrintsEveryProblemWithFileAndPathAndExits1() async throws {
-        let stubs = try ScratchStubs([
+        let stubs = try TemporaryStubDirectory([
             "app/_service.json": #"{"basePath": "/api"}"#,
             "app/a/route.json": #"{"method": "GET", "path": "/users", "hedaers": {}}"#, "app/a/200.json": "{}",
             "app/b/route.json": #"{"method": "GET", "path": "/items"}"#, "app/b/200.json": "{\"id\": 1,}",

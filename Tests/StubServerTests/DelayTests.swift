@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import StubTesting
 import Testing
 
 @Suite struct DelayTests {
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func fileDelaysServiceRouteAndVariantApply() async throws {
-        let stubs = try ScratchStubs([
+        let stubs = try TemporaryStubDirectory([
             "svc/_service.json": #"{"delay": {"ms": 800}}"#,
             "svc/fixed/route.json": #"{"method": "GET", "path": "/fixed"}"#, "svc/fixed/200.json": "{}",
             "svc/uniform/route.json": #"{"method": "GET", "path": "/uniform", "delay": {"min": 100, "max": 160}}"#, "svc/uniform/200.json": "{}",

@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import StubTesting
 import Testing
 
 /// What each fault looks like to clients. These expectations are the table in docs/stub-format.md.
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func faultVariantsFromFilesAndDelayedFaults() async throws {
-        let stubs = try ScratchStubs([
+        let stubs = try TemporaryStubDirectory([
             "r/route.json": #"{"method": "GET", "path": "/flaky", "variants": {"drop": {"fault": "reset"}, "late-drop": {"fault": "empty", "delay": {"ms": 200}}}}"#,
             "r/200.json": #"{"ok": true}"#,
         ])

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StubServer
+import StubTesting
 import Testing
 
 @Suite struct ReloadTests {
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func aBadEditKeepsTheLastGoodStubsAndHealthSaysDegraded() async throws {
-        let stubs = try ScratchStubs(ReloadTests.base)
+        let stubs = try TemporaryStubDirectory(ReloadTests.base)
         try await withServer(stubs: stubs.url) { server in
             let admin = AdminClient(server: server)
             try stubs.write(["svc/hello/200.json": #"{"greeting": "hi"}"#])
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func watcherPicksUpEditsRenamesNewAndDeletedRoutes() async throws {
-        let stubs = try ScratchStubs(ReloadTests.base)
+        let stubs = try TemporaryStubDirectory(ReloadTests.base)
         try await withServer(stubs: stubs.url, configure: { $0.watch = true }) { server in
             // An editor that saves by writing a temporary file and renaming it over the original.
             let temporary = stubs.url.appendingPathComponent("svc/hello/.200.json.swp")
@@ -57,7 +58,7 @@ import Testing
             #expect(seen, "catalog now holds: \(loaded)")
             try stubs.write(["svc/bye/route.json": #"{"method": "GET", "path": "/bye"}"#, "svc/bye/200.json": "{}"])
             #expect(try await eventually { try await served(server, "/bye") == "{}" })
-            try FileManager.default.removeItem(at: stubs.url.appendingPathComponent("svc/bye"))
+            try stubs.remove("svc/bye")
             #expect(try await eventually { try await served(server, "/bye").contains("no stub matches") })
             try stubs.write(["svc/hello/200.json": "{ broken"])
             #expect(try await eventually { server.health.problems.count == 1 })
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func inFlightRequestsFinishWithTheStubsTheyStartedWith() async throws {
-        let stubs = try ScratchStubs(ReloadTests.base)
+        let stubs = try TemporaryStubDirectory(ReloadTests.base)
         try await withServer(stubs: stubs.url) { server in
             // A long delay, so the window in which to reload is wide even when other tests keep
             // this process's threads busy.

@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import StubTesting
 import Testing
 
 @Suite struct ThrottleTests {
@@ -17,7 +18,7 @@ import Testing
 
     @Test func throttleFromStubFilesAndWithADelay() async throws {
         let body = String(repeating: "x", count: 2000)
-        let stubs = try ScratchStubs([
+        let stubs = try TemporaryStubDirectory([
             "s/_service.json": #"{"throttle": {"bytesPerSecond": 4000}}"#,
             "s/slow/route.json": #"{"method": "GET", "path": "/slow", "variants": {"200-slower": {"throttle": {"bytesPerSecond": 2000}, "delay": {"ms": 200}}}}"#,
             "s/slow/200.txt": body,

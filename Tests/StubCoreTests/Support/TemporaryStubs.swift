@@ -1,21 +1,14 @@
 import Foundation
 import StubCore
+import StubTesting
 
-/// A throwaway stub directory written from a path → contents map, removed on deinit.
+/// A throwaway stub directory plus the loader calls the core tests make on it.
 final class TemporaryStubs {
-    let url: URL
+    let directory: TemporaryStubDirectory
+    var url: URL { directory.url }
 
     init(_ files: [String: String]) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-test-\(UUID().uuidString)")
-        try write(files)
-    }
-
-    func write(_ files: [String: String]) throws {
-        for (path, contents) in files {
-            let file = url.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(contents.utf8).write(to: file)
-        }
+        directory = try TemporaryStubDirectory(files)
     }
 
     func load() -> Result<StubCatalog, StubLoadFailure> {
@@ -32,8 +25,6 @@ final class TemporaryStubs {
         case .failure(let f): return f.problems.map(\.description)
         }
     }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// The repository's shipped Stubs/ directory.

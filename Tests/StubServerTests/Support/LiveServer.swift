@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import StubTesting
 
 /// Paths in this repository, found from this file's location.
 enum Repository {
@@ -39,26 +40,6 @@ extension StubServer {
     func url(_ pathAndQuery: String) -> URL {
         URL(string: baseURL.absoluteString + pathAndQuery)!
     }
-}
-
-/// A temporary stub directory for one test.
-final class ScratchStubs {
-    let url: URL
-
-    init(_ files: [String: String]) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-live-\(UUID().uuidString)")
-        try write(files)
-    }
-
-    func write(_ files: [String: String]) throws {
-        for (path, contents) in files {
-            let file = url.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(contents.utf8).write(to: file)
-        }
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// Milliseconds on a monotonic clock.
