@@ -189,6 +189,22 @@ import Testing
         }
     }
 
+    @Test func waitForRequestsReturnsOnceTheClientHasCalled() async throws {
+        try await withServer { server in
+            let client = Task {
+                try await Task.sleep(nanoseconds: 200_000_000)
+                _ = try await HTTPClient.fetch(server.url("/api/chat.postMessage"), method: "POST",
+                                               headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("channel=C1&text=hi".utf8))
+            }
+            let requests = await server.waitForRequests(route: "slack/chat.postMessage", timeout: 10)
+            #expect(requests.count == 1)
+            #expect(requests.first?.request.bodyFields["text"] == "hi")
+            try await client.value
+            let none = await server.waitForRequests(route: "app/users", timeout: 0.1)
+            #expect(none.isEmpty)
+        }
+    }
+
     @Test func swiftAPIUsesTheSameControls() async throws {
         try await withServer { server in
             try server.override(route: "app/login", variant: "429-rate-limited")

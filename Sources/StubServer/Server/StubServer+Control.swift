@@ -25,6 +25,18 @@ extension StubServer {
         control.requests(session: session, filter: JournalFilter(route: route)).map(\.record)
     }
 
+    /// Waits until the journal holds at least `count` requests (matched to `route` when given) and
+    /// returns them, like OkHttp MockWebServer's `takeRequest()`; after `timeout` seconds it returns
+    /// what arrived so far, so the test's own expectation reports the shortfall.
+    public func waitForRequests(route: String? = nil, count: Int = 1, timeout: Double = 5, session: String? = nil) async -> [RequestRecord] {
+        let deadline = MonotonicClock.now() + UInt64(max(0, timeout) * 1_000_000_000)
+        while true {
+            let received = receivedRequests(route: route, session: session)
+            if received.count >= count || MonotonicClock.now() >= deadline { return received }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+    }
+
     /// Clears overrides, sequences and the journal of a session (nil: the global scope).
     public func reset(session: String? = nil) {
         control.reset(session: session)
