@@ -1,4 +1,5 @@
 import Foundation
+import StubServer
 import StubTesting
 import Testing
 
@@ -71,6 +72,26 @@ import Testing
         #expect(exit.stdout.contains(#""route":"app/user""#), "json access log: \(exit.stdout)")
     }
 
+    @Test func warnsWhenTheAdminAPIIsOpenToTheNetwork() async throws {
+        let open = try await OffPool.run { try RunningDaemon(arguments: ["--stubs", Repository.shippedStubs.path, "--host", "0.0.0.0", "--port", "0"]) }
+        let openExit = try await OffPool.run { open.terminate(signal: SIGTERM) }
+        #expect(openExit.status == 0)
+        #expect(open.standardError.contains("warning: the admin API on 0.0.0.0 is open to the network"))
+        let guarded = try await OffPool.run {
+            try RunningDaemon(arguments: ["--stubs", Repository.shippedStubs.path, "--host", "0.0.0.0", "--port", "0", "--admin-token", "t"])
+        }
+        _ = try await OffPool.run { guarded.terminate(signal: SIGTERM) }
+        #expect(!guarded.standardError.contains("warning"))
+    }
+
+    @Test func servesOnIPv6Loopback() async throws {
+        let server = try StubServer(stubsAt: Repository.shippedStubs, host: "::1", port: 0)
+        defer { server.stop() }
+        #expect(server.baseURL.absoluteString.hasPrefix("http://[::1]:"))
+        let got = try await Curl.run(["-s", "-g", server.url("/api/v1/users/2").absoluteString])
+        #expect(got.stdout.contains("\"id\": 2"))
+    }
+
     @Test func environmentVariablesConfigureTheServer() async throws {
         let daemon = try await OffPool.run { try RunningDaemon(arguments: [], environment: ["STUBD_STUBS": Repository.shippedStubs.path, "STUBD_PORT": "0", "STUBD_HOST": "127.0.0.1"]) }
         #expect(try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", daemon.baseURL + "/api/v2/items"]).stdout == "200")
@@ -110,10 +131,14 @@ final class RunningDaemon: @unchecked Sendable {
         port = Int(baseURL.split(separator: ":").last ?? "") ?? 0
     }
 
+    /// Standard error, read by `terminate`.
+    private(set) var standardError = ""
+
     /// Sends `signal`, waits for exit, returns the exit status and the rest of standard output.
     func terminate(signal: Int32) -> (status: Int32, stdout: String) {
         kill(process.processIdentifier, signal)
         let rest = output.fileHandleForReading.readDataToEndOfFile()
+        standardError = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, firstLine + String(decoding: rest, as: UTF8.self))
     }
