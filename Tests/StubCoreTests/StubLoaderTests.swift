@@ -104,6 +104,34 @@ import Testing
         #expect(problems.contains(expected), "\(problems)")
     }
 
+    @Test func templatesAreCheckedAtLoadAndRenderedPerRequest() throws {
+        let stubs = try TemporaryStubs([
+            "r/route.json": #"{"method": "POST", "path": "/users/{id}", "variants": {"200": {"template": true}, "201": {"template": true, "body": {"q": "{{query.q}}"}}}}"#,
+            "r/200.json": #"{"id": {{path.id}}, "name": "{{body.name}}", "via": "{{method}} {{request.path}}", "agent": "{{ header.user-agent }}"}"#,
+        ])
+        let route = try #require(try stubs.catalog().routes.first)
+        var request = StubRequest(method: "POST", path: "/users/42", query: [("q", "a\"b")], headers: [("User-Agent", "App/1.0")],
+                                  body: Array(#"{"name": "Ann \"A\""}"#.utf8))
+        let plan = ResponsePlanner().plan(&request, catalog: try stubs.catalog())
+        let body = try JSONParser.parse(try #require(plan.renderedBody))
+        #expect(try body == JSONParser.parse(#"{"id": 42, "name": "Ann \"A\"", "via": "POST /users/42", "agent": "App/1.0"}"#))
+        let quoted = try #require(route.variants[1].template?.render(request, parameters: [:]))
+        #expect(try JSONParser.parse(quoted) == .object([("q", .string("a\"b"))]), "a quote in a value cannot break the JSON")
+    }
+
+    @Test(arguments: [
+        (#"{"id": "{{path.userId}}"}"#, "r/200.json: variants.200.template: expected {{path.NAME}} to name a path parameter of the route (id), found {{path.userId}}"),
+        (#"{"id": "{{cookie.a}}"}"#, "r/200.json: variants.200.template: unknown placeholder {{cookie.a}}; expected {{path.NAME}}, {{query.NAME}}, {{header.NAME}}, {{body.NAME}}, {{method}} or {{request.path}}"),
+        (#"{"id": {{path.id}}"#, "r/200.json: variants.200.template: expected valid JSON once each placeholder is filled (tried 0), found: expected ',' or '}', found end of file on line 1"),
+    ])
+    func badTemplatesAreExplained(body: String, expected: String) throws {
+        let problems = try TemporaryStubs([
+            "r/route.json": #"{"method": "GET", "path": "/x/{id}", "variants": {"200": {"template": true}}}"#,
+            "r/200.json": body,
+        ]).problems()
+        #expect(problems.contains(expected), "\(problems)")
+    }
+
     @Test func acceptsFaultOnlyVariantsWithoutStatus() throws {
         let stubs = try TemporaryStubs([
             "r/route.json": #"{"method": "GET", "path": "/x", "variants": {"drop": {"fault": "reset"}, "slow": {"status": 200, "delay": {"ms": 5}}}}"#,

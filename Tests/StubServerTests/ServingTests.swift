@@ -38,6 +38,7 @@ import Testing
             let body = try #require(try missing.json() as? [String: Any])
             #expect(body["data"] is NSNull)
             #expect((body["error"] as? [String: String])?["title"] == "Not found")
+            #expect((body["error"] as? [String: String])?["message"] == "No user with id 999.", "the templated envelope names the id")
             let slack = try await HTTPClient.fetch(server.url("/api/emoji.list"), headers: ["X-Stub-Variant": "200-invalid-auth"])
             let slackBody = try #require(try slack.json() as? [String: Any])
             #expect(slack.status == 200)

@@ -14,7 +14,7 @@ struct RouteLoader {
 
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
     static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description"]
-    static let variantKeys = ["status", "headers", "body", "error", "when", "description", "delay", "throttle", "fault"]
+    static let variantKeys = ["status", "headers", "body", "error", "when", "description", "delay", "throttle", "fault", "template"]
 
     var routeFile: String { "\(folder)/route.json" }
 
@@ -142,14 +142,15 @@ struct RouteLoader {
                 continue
             }
             let bytes = Array(data)
+            var jsonError: StubProblem?
             if ext == "json" {
                 do { _ = try JSONParser.parse(bytes) } catch {
-                    log.add(StubProblem(file: relative, location: .position(line: error.line, column: error.column),
-                                        message: "not valid JSON: \(error.message)"))
-                    continue
+                    // Reported by the variant unless it is a template (checked with placeholders filled).
+                    jsonError = StubProblem(file: relative, location: .position(line: error.line, column: error.column),
+                                            message: "not valid JSON: \(error.message)")
                 }
             }
-            files[name] = BodyFile(relative: relative, bytes: bytes, contentType: contentType)
+            files[name] = BodyFile(relative: relative, bytes: bytes, contentType: contentType, jsonError: jsonError)
         }
         return files
     }
@@ -160,6 +161,8 @@ struct BodyFile {
     let relative: String
     let bytes: [UInt8]
     let contentType: String
+    /// Why the file is not valid JSON, for a `.json` file that is not.
+    var jsonError: StubProblem?
 
     static let contentTypes: [String: String] = [
         "json": "application/json; charset=utf-8", "txt": "text/plain; charset=utf-8",

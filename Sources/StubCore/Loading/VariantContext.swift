@@ -23,6 +23,7 @@ struct VariantContext {
         var fault: Fault?
         var description: String?
         var errorValues: [String: String]?
+        var isTemplate = false
         if let json, let members = reader.object(json, at: path, allowed: RouteLoader.variantKeys) {
             for (key, value) in members {
                 let p = ValueReader.join(path, key)
@@ -41,6 +42,9 @@ struct VariantContext {
                 case "error": errorValues = errorObject(value, at: p)
                 case "when": condition = reader.condition(value, at: p, parameters: parameters)
                 case "description": description = reader.string(value, at: p)
+                case "template":
+                    guard case .bool(let flag) = value else { reader.fail(p, "expected true or false, found \(value.kindDescription)"); continue }
+                    isTemplate = flag
                 case "delay": variantDelay = reader.delay(value, at: p) ?? variantDelay
                 case "throttle": variantThrottle = reader.throttle(value, at: p) ?? variantThrottle
                 default: fault = reader.fault(value, at: p)
@@ -60,6 +64,12 @@ struct VariantContext {
                 reader.fail(ValueReader.join(path, "error"), "expected an errorEnvelope in the service's _service.json to render this error, found none")
             }
         }
+        var template: ResponseTemplate?
+        if isTemplate {
+            template = makeTemplate(body ?? [], contentType: contentType, file: file, at: ValueReader.join(path, "template"))
+        } else if let problem = file?.jsonError {
+            reader.log.add(problem)
+        }
         guard let finalStatus = status ?? (fault != nil ? 0 : nil) else {
             reader.fail(path, "expected a status: start the name with one (\"401-\(name)\") or add \"status\"")
             return nil
@@ -70,7 +80,34 @@ struct VariantContext {
         for h in merged + headers { all.set(h.name, h.value) }
         merged = all
         return Variant(name: name, status: finalStatus, headers: merged, body: body ?? [], condition: condition,
-                       delay: variantDelay, throttleBytesPerSecond: variantThrottle, fault: fault, description: description)
+                       delay: variantDelay, throttleBytesPerSecond: variantThrottle, fault: fault, template: template,
+                       description: description)
+    }
+
+    /// Parses a templated body; a JSON body must be valid JSON once each placeholder is filled.
+    private func makeTemplate(_ body: [UInt8], contentType: String?, file: BodyFile?, at path: String) -> ResponseTemplate? {
+        let isJSON = contentType?.contains("json") == true
+        // Problems are reported against the body file when there is one: that is where the placeholders are.
+        let where_ = ValueReader(file: file?.relative ?? reader.file, log: reader.log)
+        let template: ResponseTemplate
+        switch ResponseTemplate.parse(body, escapesJSON: isJSON) {
+        case .success(let t): template = t
+        case .failure(let error):
+            where_.fail(path, error.message)
+            return nil
+        }
+        var ok = true
+        for name in template.pathParameters where !parameters.contains(name) {
+            where_.fail(path, "expected {{path.NAME}} to name a path parameter of the route (\(parameters.isEmpty ? "it has none" : parameters.joined(separator: ", "))), found {{path.\(name)}}")
+            ok = false
+        }
+        if isJSON {
+            do { _ = try JSONParser.parse(template.sample) } catch {
+                where_.fail(path, "expected valid JSON once each placeholder is filled (tried 0), found: \(error.message) on line \(error.line)")
+                ok = false
+            }
+        }
+        return ok ? template : nil
     }
 
     private func errorObject(_ value: JSONValue, at path: String) -> [String: String]? {

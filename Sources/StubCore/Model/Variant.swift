@@ -16,12 +16,15 @@ public struct Variant: Sendable {
     public let throttleBytesPerSecond: Int?
     /// A network fault served instead of a response.
     public let fault: Fault?
+    /// When set, the body is rendered per request with request values (`"template": true`).
+    public let template: ResponseTemplate?
     /// A human note from route.json.
     public let description: String?
 
     /// Makes a variant from prepared parts.
     public init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
-                delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, description: String? = nil) {
+                delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, template: ResponseTemplate? = nil,
+                description: String? = nil) {
         self.name = name
         self.status = status
         self.headers = headers
@@ -30,6 +33,7 @@ public struct Variant: Sendable {
         self.delay = delay
         self.throttleBytesPerSecond = throttleBytesPerSecond
         self.fault = fault
+        self.template = template
         self.description = description
     }
 }

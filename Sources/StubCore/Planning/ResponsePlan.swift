@@ -32,6 +32,8 @@ public struct ResponsePlan: Sendable {
     public var fault: Fault?
     /// When set, the body is sent at this many bytes per second.
     public var throttleBytesPerSecond: Int?
+    /// The body rendered for this request, for a templated variant; nil sends the prepared body.
+    public var renderedBody: [UInt8]?
     /// The matched route's id, if any.
     public var routeID: String?
     /// The chosen variant's name, if any.

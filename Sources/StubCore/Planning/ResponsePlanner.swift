@@ -51,12 +51,15 @@ public struct ResponsePlanner: Sendable {
                 chosen = (route.defaultIndex, .default)
             }
             let variant = route.variants[chosen.index]
+            let rendered = variant.template?.render(request, parameters: parameters)
             let fault = controls.fault ?? decision?.fault ?? variant.fault
             let delay = controls.delayMs ?? (decision?.delay ?? variant.delay)?.sample() ?? 0
-            return ResponsePlan(response: .variant(route: routeIndex, variant: chosen.index), status: fault == nil ? variant.status : 0,
+            var plan = ResponsePlan(response: .variant(route: routeIndex, variant: chosen.index), status: fault == nil ? variant.status : 0,
                                 delayMs: delay + baseDelayMs, fault: fault,
                                 throttleBytesPerSecond: controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond,
                                 routeID: route.id, variantName: variant.name, selection: chosen.selection)
+            plan.renderedBody = rendered
+            return plan
         }
     }
 }

@@ -97,7 +97,8 @@ final class RequestBridge: @unchecked Sendable {
             if case .variant(let r, let v) = plan.response, let prepared = context.prepared {
                 variant = prepared.catalog.routes[r].variants[v]
             }
-            FaultInjector.inject(fault, on: connection, status: variant?.status ?? 200, headers: variant?.headers ?? [], body: variant?.body ?? [])
+            FaultInjector.inject(fault, on: connection, status: variant?.status ?? 200, headers: variant?.headers ?? [],
+                                 body: plan.renderedBody ?? variant?.body ?? [])
             record(context, fault: fault)
             return .NO
         }
@@ -111,10 +112,14 @@ final class RequestBridge: @unchecked Sendable {
         switch plan.response {
         case .variant(let r, let v):
             guard let prepared = context.prepared else { return .NO }
+            let variant = prepared.catalog.routes[r].variants[v]
             if let rate = plan.throttleBytesPerSecond {
-                let variant = prepared.catalog.routes[r].variants[v]
-                let throttled = ThrottledBody(body: variant.body, bytesPerSecond: rate, connection: connection, bridge: self)
+                let throttled = ThrottledBody(body: plan.renderedBody ?? variant.body, bytesPerSecond: rate, connection: connection, bridge: self)
                 guard let response = throttled.makeResponse(headers: variant.headers) else { return .NO }
+                result = MHD_queue_response(connection.pointer, UInt32(plan.status), response)
+                MHD_destroy_response(response)
+            } else if let rendered = plan.renderedBody {
+                let response = ResponseFactory.make(body: rendered, headers: variant.headers)
                 result = MHD_queue_response(connection.pointer, UInt32(plan.status), response)
                 MHD_destroy_response(response)
             } else {
