@@ -38,6 +38,20 @@ import Testing
         }
     }
 
+    @Test func selectionOrderOverTheWire() async throws {
+        try await withServer { server in
+            let login = "/api/v1/login?email=jane%40example.com&password=correct-horse"
+            #expect(try await HTTPClient.fetch(server.url(login)).status == 200, "when holds")
+            #expect(try await AdminClient(server: server).call("PUT", "/routes/app/login", json: #"{"variant": "429-rate-limited"}"#).status == 200)
+            #expect(try await HTTPClient.fetch(server.url(login)).status == 429, "an admin override beats when")
+            #expect(try await AdminClient(server: server).call("PUT", "/routes/app/login", json: #"{"variant": "429-rate-limited", "sequence": ["401"]}"#).status == 200)
+            #expect(try await HTTPClient.fetch(server.url(login)).status == 401, "a sequence step beats the sticky override")
+            #expect(try await HTTPClient.fetch(server.url(login)).status == 429, "then the sticky override again")
+            let header = try await HTTPClient.fetch(server.url(login + "&__variant=401"), headers: ["X-Stub-Variant": "200"])
+            #expect(header.status == 200, "the request's own choice beats everything; the header beats the query")
+        }
+    }
+
     @Test func badOverridesAreRejectedWithReasons() async throws {
         try await withServer { server in
             let admin = AdminClient(server: server)
