@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""Delay wave: N concurrent connections each ask for a D ms delay (issue: delays without a thread
-per request). Reports the wave's wall time, p50/p99 of actual minus requested latency, and the
-daemon's threads and RSS during the wave; then the same wave with 0 ms as the reference.
+"""Delay wave: N concurrent connections each ask for a D ms delay (delays must not cost a thread
+per request). Reports the wave's wall time, p50/p99 of actual minus requested latency as the
+client sees it and as the server's journal records it, and the daemon's threads and RSS during
+the wave. The same wave with 0 ms delay, measured in the same run, is the reference.
+
+Two client behaviours are measured: `keep` holds each connection open after its response until
+the wave is over, as URLSession's connection pool does; `close` closes each connection as soon
+as its response arrived, which adds the server's connection teardown to the reply burst.
 
 usage: bench/delay-wave.py [--connections 10000] [--delay-ms 1000] [--runs 3]
 """
 import argparse
-import subprocess
 import json
 import os
 import statistics
+import subprocess
 import sys
 import threading
-import urllib.request
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import Daemon, build_release, percentile, raise_fd_limit  # noqa: E402
@@ -28,39 +33,34 @@ def build_client():
     return binary
 
 
-def wave(client, daemon, n, delay_ms):
-    """Runs the C client; returns answered, wall s, and latency minus the requested delay (p50, p99, max ms)."""
-    out = subprocess.run([client, daemon.host, str(daemon.port), str(n), f"/api/v1/users/1?__delay={delay_ms}", str(delay_ms)],
-                         capture_output=True, text=True)
-    answered, wall, p50, p99, worst = out.stdout.split()
-    # The server's own view from the journal: time from reading the request to queueing the
-    # response, minus the delay asked for. This leaves out the client and the kernel.
-    with urllib.request.urlopen(f"{daemon.base}/__stubd/requests?limit={n}", timeout=60) as r:
-        entries = json.load(r)["requests"]
-    server_late = [e["elapsedMs"] - e["delayMs"] for e in entries]
-    return int(answered), float(wall) / 1000, float(p50), float(p99), float(worst), server_late
-
-
 def sample_stats(daemon, stop, out):
     while not stop.is_set():
         out.append(daemon.stats())
         time.sleep(0.02)
 
 
-def run(binary, client, n, delay_ms):
+def run(binary, client, n, delay_ms, mode):
+    """One wave against a fresh daemon; returns a dict of results."""
     daemon = Daemon(binary, "--journal-size", str(n))
     samples, stop = [], threading.Event()
     sampler = threading.Thread(target=sample_stats, args=(daemon, stop, samples))
     sampler.start()
     try:
-        answered, wall, p50, p99, worst, server_late = wave(client, daemon, n, delay_ms)
+        env = dict(os.environ, CLOSE_EACH="1" if mode == "close" else "0")
+        out = subprocess.run([client, daemon.host, str(daemon.port), str(n), f"/api/v1/users/1?__delay={delay_ms}", str(delay_ms)],
+                             capture_output=True, text=True, env=env)
+        answered, wall, p50, p99, worst = out.stdout.split()
+        # The server's own view: from reading the request to queueing the response, minus the
+        # delay asked for. This leaves out the client and the kernel.
+        with urllib.request.urlopen(f"{daemon.base}/__stubd/requests?limit={n}", timeout=60) as r:
+            late = [e["elapsedMs"] - e["delayMs"] for e in json.load(r)["requests"]]
     finally:
         stop.set()
         sampler.join()
         daemon.stop()
-    threads = max(t for t, _ in samples)
-    rss = max(r for _, r in samples)
-    return wall, (p50, p99, worst), answered, threads, rss, (percentile(server_late, 50), percentile(server_late, 99))
+    return {"answered": int(answered), "wall": float(wall) / 1000, "p50": float(p50), "p99": float(p99), "max": float(worst),
+            "server_p50": percentile(late, 50), "server_p99": percentile(late, 99),
+            "threads": max(t for t, _ in samples), "rss": max(r for _, r in samples)}
 
 
 def main():
@@ -74,27 +74,28 @@ def main():
         sys.exit(f"fd hard limit {hard} is too low for {a.connections} connections")
     binary = build_release()
     client = build_client()
-    rows = {}
-    for delay in (a.delay_ms, 0):
-        rows[delay] = [run(binary, client, a.connections, delay) for _ in range(a.runs)]
-        for wall, errors, answered, threads, rss, server in rows[delay]:
-            print(f"delay {delay:5d} ms: answered {answered}/{a.connections}  wall {wall:.3f} s  "
-                  f"late p50 {errors[0]:6.2f} ms  p99 {errors[1]:6.2f} ms  max {errors[2]:7.2f} ms  "
-                  f"server-side late p50 {server[0]:.2f} p99 {server[1]:.2f} ms  threads {threads}  rss {rss:.0f} MB", flush=True)
-    med = lambda d, i: statistics.median(r[i] for r in rows[d])  # noqa: E731
-    d = a.delay_ms
+    cases = [(a.delay_ms, "keep"), (a.delay_ms, "close"), (0, "keep")]
+    rows = {case: [] for case in cases}
+    for _ in range(a.runs):
+        for case in cases:
+            r = run(binary, client, a.connections, *case)
+            rows[case].append(r)
+            print(f"delay {case[0]:5d} ms, {case[1]:5s}: answered {r['answered']}/{a.connections}  wall {r['wall']:.3f} s  "
+                  f"late p50 {r['p50']:6.2f} p99 {r['p99']:6.2f} max {r['max']:6.2f} ms  "
+                  f"server-side p50 {r['server_p50']:.2f} p99 {r['server_p99']:.2f} ms  threads {r['threads']}  rss {r['rss']:.0f} MB",
+                  flush=True)
     print()
     print(f"median of {a.runs} runs, {a.connections} connections:")
-    print(f"  {d} ms wave: wall {med(d, 0):.3f} s (ratio to requested {med(d, 0) * 1000 / d:.3f}), "
-          f"actual-requested p50 {statistics.median(r[1][0] for r in rows[d]):.2f} ms, "
-          f"p99 {statistics.median(r[1][1] for r in rows[d]):.2f} ms, "
-          f"threads {max(r[3] for r in rows[d])}, rss {med(d, 4):.0f} MB")
-    print(f"  server-side (journal: queued minus arrival minus delay): p50 {statistics.median(r[5][0] for r in rows[d]):.2f} ms, "
-          f"p99 {statistics.median(r[5][1] for r in rows[d]):.2f} ms")
-    print(f"  0 ms wave (reference): wall {med(0, 0):.3f} s, latency p50 {statistics.median(r[1][0] for r in rows[0]):.2f} ms, "
-          f"p99 {statistics.median(r[1][1] for r in rows[0]):.2f} ms, threads {max(r[3] for r in rows[0])}, rss {med(0, 4):.0f} MB")
-    print(f"  delay machinery cost: {d} ms wave wall minus requested = {(med(d, 0) * 1000 - d):.0f} ms "
-          f"vs 0 ms wave wall {med(0, 0) * 1000:.0f} ms")
+    reference = statistics.median(r["wall"] for r in rows[(0, "keep")])
+    for case in cases:
+        m = lambda k: statistics.median(r[k] for r in rows[case])  # noqa: E731
+        label = f"{case[0]} ms wave, {case[1]}" + (" (reference)" if case[0] == 0 else "")
+        print(f"  {label:28s} wall {m('wall'):.3f} s, actual-requested p50 {m('p50'):.2f} ms p99 {m('p99'):.2f} ms, "
+              f"server-side p50 {m('server_p50'):.2f} ms p99 {m('server_p99'):.2f} ms, "
+              f"threads {max(r['threads'] for r in rows[case])}, rss {m('rss'):.0f} MB")
+    keep = statistics.median(r["wall"] for r in rows[(a.delay_ms, "keep")])
+    print(f"  delay machinery: {a.delay_ms} ms wave wall minus requested {(keep * 1000 - a.delay_ms):.0f} ms "
+          f"against the 0 ms wave's wall {reference * 1000:.0f} ms (ratio {(keep * 1000 - a.delay_ms) / (reference * 1000):.2f})")
 
 
 if __name__ == "__main__":

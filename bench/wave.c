@@ -32,6 +32,7 @@ int main(int argc, char **argv) {
     if (argc < 5) { fprintf(stderr, "usage: wave HOST PORT N PATH [DELAY_MS]\n"); return 2; }
     const char *host = argv[1]; int port = atoi(argv[2]); int n = atoi(argv[3]); const char *path = argv[4];
     double delay = argc > 5 ? atof(argv[5]) : 0;
+    const char *ce = getenv("CLOSE_EACH"); int close_each = ce && atoi(ce) == 1;
     struct rlimit rl; getrlimit(RLIMIT_NOFILE, &rl); rl.rlim_cur = rl.rlim_max; setrlimit(RLIMIT_NOFILE, &rl);
     struct sockaddr_in addr = {0}; addr.sin_family = AF_INET; addr.sin_port = htons(port); inet_pton(AF_INET, host, &addr.sin_addr);
     conn_t *c = calloc(n, sizeof(conn_t));
@@ -78,9 +79,15 @@ int main(int argc, char **argv) {
                 x->want = (int)(end + 4 - x->buf) + (cl ? atoi(cl + 15) : 0);
                 x->ok = strncmp(x->buf, "HTTP/1.1 200", 12) == 0;
             }
-            if (x->len >= x->want) { x->done = t; last = t; remaining--; close(x->fd); }
+            if (x->len >= x->want) {
+                x->done = t; last = t; remaining--;
+                /* Like a real client's connection pool, keep the connection until the wave is over
+                 * unless asked to close at once (CLOSE_EACH=1). */
+                if (close_each) close(x->fd); else epoll_ctl(ep, EPOLL_CTL_DEL, x->fd, NULL);
+            }
         }
     }
+    if (!close_each) for (int j = 0; j < n; j++) if (c[j].done > 0 && c[j].len >= c[j].want && c[j].want > 0) close(c[j].fd);
     double *lat = malloc(n * sizeof(double)); int answered = 0;
     for (int j = 0; j < n; j++) if (c[j].ok && c[j].done > 0) lat[answered++] = c[j].done - c[j].sent - delay;
     qsort(lat, answered, sizeof(double), cmp);
