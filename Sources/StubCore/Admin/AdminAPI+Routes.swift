@@ -22,9 +22,7 @@ extension AdminAPI {
     }
 
     func lookup(_ id: String) -> Result<Route, ControlError> {
-        let catalog = host.currentCatalog
-        guard let found = catalog.route(id: id) else { return .failure(.unknownRoute(id, known: catalog.routes.map(\.id))) }
-        return .success(found.route)
+        Result { () throws(ControlError) in try host.currentCatalog.requireRoute(id: id) }
     }
 
     func showOverride(_ id: String, session: String?) -> Reply {

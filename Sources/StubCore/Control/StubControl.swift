@@ -66,9 +66,12 @@ public final class StubControl: OverrideSource, @unchecked Sendable {
         }
     }
 
+    /// True when the journal keeps entries (`--journal-size` above 0).
+    public var keepsJournal: Bool { journalCapacity > 0 }
+
     /// Records an answered request in the journal.
     public func record(_ record: RequestRecord) {
-        guard journalCapacity > 0 else { return }
+        guard keepsJournal else { return }
         let trimmed = RequestJournal.trimmed(record)
         // The dropped entry is freed here, after the lock is released.
         let dropped = state.withLock { $0.journal.append(trimmed) }

@@ -94,8 +94,7 @@ struct RouteLoader {
             defaultIndex = successes.min { (variants[$0].status, variants[$0].name) < (variants[$1].status, variants[$1].name) }
                 ?? variants.firstIndex { $0.fault == nil } ?? 0
         }
-        let id = folder
-        return Route(id: id, service: service, name: PathText.lastComponent(folder), method: method,
+        return Route(id: folder, service: service, name: PathText.lastComponent(folder), method: method,
                      template: template, variants: variants, defaultIndex: defaultIndex)
     }
 

@@ -67,15 +67,13 @@ public enum StubLoader {
             }.joined(separator: "/")
             let key = "\(route.method) /\(shape)"
             if let first = seen[key] {
-                log.add("\(folder(of: route))/route.json", "",
-                        "\(route.method) \(route.fullPath) is defined twice: in \(folder(of: first))/ and in \(folder(of: route))/; expected one route per method and path")
+                log.add("\(route.id)/route.json", "",
+                        "\(route.method) \(route.fullPath) is defined twice: in \(first.id)/ and in \(route.id)/; expected one route per method and path")
             } else {
                 seen[key] = route
             }
         }
     }
-
-    static func folder(of route: Route) -> String { route.id }
 
     /// Sorted names in a folder, skipping hidden files and editor leftovers (`x~`, vim's `4913`).
     static func listing(_ url: URL, log: ProblemLog, relative: String) -> [String] {

@@ -74,11 +74,9 @@ struct VariantContext {
             reader.fail(path, "expected a status: start the name with one (\"401-\(name)\") or add \"status\"")
             return nil
         }
-        var merged = baseHeaders
-        var all: [HTTPHeader] = []
-        if let contentType, body != nil { all.set("Content-Type", contentType) }
-        for h in merged + headers { all.set(h.name, h.value) }
-        merged = all
+        var merged: [HTTPHeader] = []
+        if let contentType, body != nil { merged.set("Content-Type", contentType) }
+        for h in baseHeaders + headers { merged.set(h.name, h.value) }
         return Variant(name: name, status: finalStatus, headers: merged, body: body ?? [], condition: condition,
                        delay: variantDelay, throttleBytesPerSecond: variantThrottle, fault: fault, template: template,
                        description: description)

@@ -28,4 +28,10 @@ public struct StubCatalog: Sendable {
         guard let i = routes.firstIndex(where: { $0.id == id }) else { return nil }
         return (i, routes[i])
     }
+
+    /// The route with the given id, or the error that lists the ids there are.
+    public func requireRoute(id: String) throws(ControlError) -> Route {
+        guard let found = route(id: id) else { throw .unknownRoute(id, known: routes.map(\.id)) }
+        return found.route
+    }
 }

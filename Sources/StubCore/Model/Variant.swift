@@ -55,12 +55,12 @@ public struct HTTPHeader: Sendable, Equatable {
 extension Array where Element == HTTPHeader {
     /// Sets `name` to `value`, replacing any header of that name regardless of case.
     public mutating func set(_ name: String, _ value: String) {
-        removeAll { $0.name.lowercased() == name.lowercased() }
+        removeAll { ASCIICase.equal($0.name, name) }
         append(HTTPHeader(name, value))
     }
 
     /// The value of the first header called `name` regardless of case.
     public func value(of name: String) -> String? {
-        first { $0.name.lowercased() == name.lowercased() }?.value
+        first { ASCIICase.equal($0.name, name) }?.value
     }
 }

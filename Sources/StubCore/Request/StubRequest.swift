@@ -23,8 +23,7 @@ public struct StubRequest: Sendable {
 
     /// The first value of a header, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return headers.first { $0.name.lowercased() == lower }?.value
+        headers.first { ASCIICase.equal($0.name, name) }?.value
     }
 
     /// The first value of a query parameter.

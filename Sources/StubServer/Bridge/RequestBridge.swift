@@ -135,6 +135,8 @@ final class RequestBridge: @unchecked Sendable {
     }
 
     private func record(_ context: RequestContext, fault: Fault?) {
+        // Nothing to build when neither the access log nor the journal will take it.
+        guard log.format != .off || control.keepsJournal else { return }
         guard let request = context.request, let plan = context.plan else { return }
         let elapsedMs = Double(MonotonicClock.now() - context.startNs) / 1_000_000
         let entry = RequestRecord(request: request, session: context.session, routeID: plan.routeID, variant: plan.variantName,

@@ -43,8 +43,6 @@ extension StubServer {
     }
 
     private func lookup(_ id: String) throws(ControlError) -> Route {
-        let catalog = self.catalog
-        guard let found = catalog.route(id: id) else { throw .unknownRoute(id, known: catalog.routes.map(\.id)) }
-        return found.route
+        try catalog.requireRoute(id: id)
     }
 }

@@ -4,17 +4,8 @@ import StubServer
 
 /// `stubd check [DIR]`: validate a stub directory, print every problem, exit 1 if there is any.
 enum CheckCommand {
-    static let usage = """
-    OVERVIEW: Validate a stub directory and print every problem as `file: json.path: message`.
-
-    USAGE: stubd check [DIR]
-
-    ARGUMENTS:
-      DIR                     Stub directory (default ./Stubs, or STUBD_STUBS)
-
-    OPTIONS:
-      -h, --help              Show this help
-    """
+    static let usage = StubDirectoryArgument.usage(
+        command: "check", overview: "Validate a stub directory and print every problem as `file: json.path: message`.")
 
     static func run(_ arguments: [String]) -> Int32 {
         guard let directory = StubDirectoryArgument.parse(arguments, usage: usage) else { return 2 }
@@ -34,6 +25,21 @@ enum CheckCommand {
 
 /// The optional `[DIR]` argument shared by `check` and `routes`.
 enum StubDirectoryArgument {
+    /// The help text of a command that takes only `[DIR]`.
+    static func usage(command: String, overview: String) -> String {
+        """
+        OVERVIEW: \(overview)
+
+        USAGE: stubd \(command) [DIR]
+
+        ARGUMENTS:
+          DIR                     Stub directory (default ./Stubs, or STUBD_STUBS)
+
+        OPTIONS:
+          -h, --help              Show this help
+        """
+    }
+
     /// The directory, "" when help was asked for, nil after a usage error (already printed).
     static func parse(_ arguments: [String], usage: String) -> String? {
         var scanner = ArgumentScanner(arguments)

@@ -3,17 +3,8 @@ import StubServer
 
 /// `stubd routes [DIR]`: print the routes of a stub directory as a table.
 enum RoutesCommand {
-    static let usage = """
-    OVERVIEW: Print the routes of a stub directory: service, route, method, full path, variants, default.
-
-    USAGE: stubd routes [DIR]
-
-    ARGUMENTS:
-      DIR                     Stub directory (default ./Stubs, or STUBD_STUBS)
-
-    OPTIONS:
-      -h, --help              Show this help
-    """
+    static let usage = StubDirectoryArgument.usage(
+        command: "routes", overview: "Print the routes of a stub directory: service, route, method, full path, variants, default.")
 
     static func run(_ arguments: [String]) -> Int32 {
         guard let directory = StubDirectoryArgument.parse(arguments, usage: usage) else { return 2 }
