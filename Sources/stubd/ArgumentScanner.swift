@@ -1,3 +1,5 @@
+import StubCore
+
 /// A bad command line: printed with the command's usage, exit status 2.
 struct UsageError: Error {
     let message: String
@@ -67,7 +69,7 @@ struct ArgumentScanner {
 
     static func parseDuration(_ text: String) -> Int? {
         let units: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000)]
-        let limit = 86_400_000  // one day
+        let limit = Limits.maxDurationMs
         for (suffix, factor) in units where text.hasSuffix(suffix) {
             guard let n = Int(text.dropLast(suffix.count)), n >= 0 else { return nil }
             let (ms, overflow) = n.multipliedReportingOverflow(by: factor)

@@ -73,7 +73,7 @@ import Testing
             // this process's threads busy.
             let slow = Task { try await Curl.run(["-s", server.url("/hello?__delay=3000").absoluteString]) }
             // Reload only once the request is in the server, held by its delay.
-            #expect(try await eventually { server.bridge.suspended.load(ordering: .relaxed) == 1 })
+            #expect(try await eventually { server.bridge.suspensions.count == 1 })
             try stubs.write(["svc/hello/200.json": #"{"greeting": "new"}"#])
             try server.reload()
             let old = try await slow.value

@@ -70,7 +70,7 @@ extension AdminAPI {
         case .unknownRoute(let id, let known):
             return .error(404, "unknown route", [("route", .string(id)), ("routes", .array(known.map { .string($0) }))])
         case .invalidDelay(let ms):
-            return .error(400, "invalid delay", [("value", .number(Double(ms))), ("expected", .string("milliseconds from 0 to 3600000"))])
+            return .error(400, "invalid delay", [("value", .number(Double(ms))), ("expected", .string(Limits.delayExpectation))])
         case .unknownVariant(let route, let variant, let known):
             return .error(400, "unknown variant", [("route", .string(route)), ("variant", .string(variant)),
                                                    ("variants", .array(known.map { .string($0) }))])

@@ -29,12 +29,25 @@ public struct AdminAPI: Sendable {
         self.version = version
     }
 
+    /// The response to one admin request: a reload is deferred, so that reading a large stub
+    /// directory holds no thread that serves requests; every other call is answered at once.
+    public func respond(to request: StubRequest, session: String?) -> ResponsePlan.Response {
+        if request.method == "POST", PathTemplate.split(request.path) == ["__stubd", "reload"], token == nil || authorized(request) {
+            return .deferred(DeferredReply { self.reload() })
+        }
+        return .reply(handle(request, session: session))
+    }
+
+    func authorized(_ request: StubRequest) -> Bool {
+        token.map { request.header("Authorization") == "Bearer \($0)" } ?? true
+    }
+
     /// Answers one admin request. `session` scopes overrides and the journal.
     public func handle(_ request: StubRequest, session: String?) -> Reply {
-        let path = String(request.path.dropFirst("/__stubd".count))
+        let path = String(request.path.dropFirst(Limits.adminPrefix.count - 1))
         let parts = PathTemplate.split(path)
         if parts == ["health"] { return request.method == "GET" || request.method == "HEAD" ? health() : notAllowed(["GET"]) }
-        if let token, request.header("Authorization") != "Bearer \(token)" {
+        if !authorized(request) {
             return .error(401, "admin token required", [("hint", .string("send Authorization: Bearer <token> (stubd --admin-token)"))],
                           headers: [HTTPHeader("WWW-Authenticate", "Bearer realm=\"stubd\"")])
         }

@@ -8,7 +8,7 @@ import Foundation
 /// grow with traffic. Size 0 records nothing.
 public struct RequestJournal: Sendable {
     /// Bodies longer than this are cut in the journal (the full size is kept in `bodyBytes`).
-    public static let bodyLimit = 8192
+    public static let bodyLimit = Limits.journalBodyBytes
 
     /// One recorded request.
     public struct Entry: Sendable {

@@ -60,8 +60,8 @@ struct RouteLoader {
         }
         let template = PathTemplate(defaults.basePath + (path == "/" ? "" : path))
         checkTemplate(template, reader: reader)
-        if template.text == "/__stubd" || template.text.hasPrefix("/__stubd/") {
-            reader.fail("path", "expected a path outside /__stubd/, which is reserved for the admin API, found \"\(template.text)\"")
+        if template.text + "/" == Limits.adminPrefix || template.text.hasPrefix(Limits.adminPrefix) {
+            reader.fail("path", "expected a path outside \(Limits.adminPrefix), which is reserved for the admin API, found \"\(template.text)\"")
         }
         let files = bodyFiles()
         let context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,

@@ -2,7 +2,11 @@
 public enum StringDistance {
     /// Levenshtein distance between two strings, by Unicode scalar.
     public static func levenshtein(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        levenshtein(Array(a.unicodeScalars), Array(b.unicodeScalars))
+    }
+
+    /// Levenshtein distance between two sequences; O(a × b), so callers bound the lengths.
+    static func levenshtein<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

@@ -82,7 +82,7 @@ struct ValueReader {
         let keys = ["ms", "min", "max", "median", "sigma"]
         guard let members = object(value, at: path, allowed: keys) else { return nil }
         let names = Set(members.map(\.key))
-        let maxDelay = 3_600_000
+        let maxDelay = Limits.maxDelayMs
         func field(_ k: String) -> Int? { value[k].flatMap { int($0, at: ValueReader.join(path, k), in: 0...maxDelay) } }
         switch names {
         case ["ms"]:

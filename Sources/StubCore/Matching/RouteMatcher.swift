@@ -1,4 +1,8 @@
 /// Finds the route for a method and path: literal segments beat parameters, HEAD falls back to GET.
+///
+/// Built once per catalog as a tree of path segments (a literal child per distinct segment, one
+/// parameter child), so a lookup costs the depth of the path, not the number of routes, and reads
+/// the request's path in place without copying its segments.
 public struct RouteMatcher: Sendable {
     /// What matching a request found.
     public enum Match: Sendable, Equatable {
@@ -10,51 +14,88 @@ public struct RouteMatcher: Sendable {
         case notFound
     }
 
-    private let templates: [(method: String, template: PathTemplate)]
+    struct Node: Sendable {
+        var literals: [Substring: Int] = [:]
+        /// The literal children in the order they were added, for a stable near-miss walk.
+        var literalOrder: [Int] = []
+        var parameter: Int?
+        var parent: Int?
+        /// Routes whose template ends here: (method, index into the catalog's routes).
+        var endpoints: [Endpoint] = []
+    }
+
+    struct Endpoint: Sendable {
+        var method: String
+        var route: Int
+    }
+
+    let nodes: [Node]
+    let templates: [PathTemplate]
 
     /// Indexes routes by their templates.
     public init(routes: [Route]) {
-        templates = routes.map { ($0.method, $0.template) }
+        var nodes = [Node()]
+        for (index, route) in routes.enumerated() {
+            var at = 0
+            for segment in route.template.segments {
+                switch segment {
+                case .literal(let text):
+                    if let next = nodes[at].literals[Substring(text)] { at = next; continue }
+                    nodes.append(Node(parent: at))
+                    nodes[at].literals[Substring(text)] = nodes.count - 1
+                    nodes[at].literalOrder.append(nodes.count - 1)
+                    at = nodes.count - 1
+                case .parameter:
+                    if let next = nodes[at].parameter { at = next; continue }
+                    nodes.append(Node(parent: at))
+                    nodes[at].parameter = nodes.count - 1
+                    at = nodes.count - 1
+                }
+            }
+            nodes[at].endpoints.append(Endpoint(method: route.method, route: index))
+        }
+        self.nodes = nodes
+        templates = routes.map(\.template)
     }
 
     /// Matches a method and a decoded path.
     public func match(method: String, path: String) -> Match {
-        let segments = PathTemplate.split(path)
-        var candidates: [(index: Int, parameters: [String: String])] = []
-        for (i, entry) in templates.enumerated() {
-            if let params = entry.template.match(segments) { candidates.append((i, params)) }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        func route(for method: String) -> Int? {
+            var found: Int?
+            _ = visit(0, segments[...]) { node in
+                found = node.endpoints.first { $0.method == method }?.route
+                return found != nil
+            }
+            return found
         }
-        guard !candidates.isEmpty else { return .notFound }
-        if let best = mostSpecific(candidates.filter { templates[$0.index].method == method }) {
-            return .route(index: best.index, parameters: best.parameters)
+        if let index = route(for: method) ?? (method == "HEAD" ? route(for: "GET") : nil) {
+            return .route(index: index, parameters: parameters(of: index, in: segments))
         }
-        if method == "HEAD", let best = mostSpecific(candidates.filter { templates[$0.index].method == "GET" }) {
-            return .route(index: best.index, parameters: best.parameters)
+        var allowed: Set<String> = []
+        _ = visit(0, segments[...]) { node in
+            for endpoint in node.endpoints { allowed.insert(endpoint.method) }
+            return false
         }
-        var allowed = Set(candidates.map { templates[$0.index].method })
+        guard !allowed.isEmpty else { return .notFound }
         if allowed.contains("GET") { allowed.insert("HEAD") }
         return .methodNotAllowed(allowed: allowed.sorted())
     }
 
-    private func mostSpecific(_ list: [(index: Int, parameters: [String: String])]) -> (index: Int, parameters: [String: String])? {
-        list.min { templates[$0.index].template.isMoreSpecific(than: templates[$1.index].template) }
+    /// Depth-first over the nodes that match `rest`, literal children before the parameter child,
+    /// so end nodes are met from the most specific template to the least. Stops when `accept` says so.
+    private func visit(_ at: Int, _ rest: ArraySlice<Substring>, _ accept: (Node) -> Bool) -> Bool {
+        guard let segment = rest.first else { return !nodes[at].endpoints.isEmpty && accept(nodes[at]) }
+        if let literal = nodes[at].literals[segment], visit(literal, rest.dropFirst(), accept) { return true }
+        if let parameter = nodes[at].parameter, visit(parameter, rest.dropFirst(), accept) { return true }
+        return false
     }
 
-    /// Up to `limit` routes closest to the request, for the 404 body (WireMock calls these near misses).
-    public func nearMisses(method: String, path: String, in routes: [Route], limit: Int = 3) -> [Route] {
-        let wanted = "\(method) \(PathTemplate(path).text)"
-        let segments = PathTemplate.split(path)
-        return routes.map { route -> (Route, Int) in
-            // A template parameter costs nothing against the segment it would take.
-            var shaped = route.template.segments.enumerated().map { i, seg -> String in
-                if case .literal(let l) = seg { return l }
-                return i < segments.count ? segments[i] : "{}"
-            }.joined(separator: "/")
-            shaped = "\(route.method) /\(shaped)"
-            return (route, StringDistance.levenshtein(wanted, shaped))
+    private func parameters(of route: Int, in segments: [Substring]) -> [String: String] {
+        var captured: [String: String] = [:]
+        for (segment, actual) in zip(templates[route].segments, segments) {
+            if case .parameter(let name) = segment { captured[name] = String(actual) }
         }
-        .sorted { $0.1 < $1.1 }
-        .prefix(limit)
-        .map(\.0)
+        return captured
     }
 }

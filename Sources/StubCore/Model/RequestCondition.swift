@@ -21,15 +21,22 @@ public struct RequestCondition: Sendable, Equatable {
 
     /// True when the request satisfies every listed value.
     public func holds(for request: StubRequest, parameters: [String: String]) -> Bool {
+        var view = RequestView(request, parameters: parameters)
+        return holds(for: &view)
+    }
+
+    func holds(for view: inout RequestView) -> Bool {
         func check(_ expected: [String: String], _ lookup: (String) -> String?) -> Bool {
             expected.allSatisfy { name, want in
                 guard let got = lookup(name) else { return false }
                 return want == "*" || got == want
             }
         }
-        return check(path) { parameters[$0] }
-            && check(query) { request.queryValue($0) }
-            && check(headers) { request.header($0) }
-            && (body.isEmpty || check(body) { request.bodyFields[$0] })
+        let parameters = view.parameters
+        guard check(path, { parameters[$0] }) && check(query, view.query) && check(headers, view.header) else { return false }
+        for (name, want) in body {
+            guard let got = view.bodyField(name), want == "*" || got == want else { return false }
+        }
+        return true
     }
 }

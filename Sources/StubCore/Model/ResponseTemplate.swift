@@ -95,20 +95,24 @@ public struct ResponseTemplate: Sendable {
 
     /// The body for one request; a value the request lacks renders as an empty string.
     public func render(_ request: StubRequest, parameters: [String: String]) -> [UInt8] {
+        var view = RequestView(request, parameters: parameters)
+        return render(&view)
+    }
+
+    func render(_ view: inout RequestView) -> [UInt8] {
         var out: [UInt8] = []
-        lazy var fields = request.bodyFields
         for part in parts {
             switch part {
             case .literal(let bytes): out += bytes
             case .value(let source):
                 let value: String
                 switch source {
-                case .path(let name): value = parameters[name] ?? ""
-                case .query(let name): value = request.queryValue(name) ?? ""
-                case .header(let name): value = request.header(name) ?? ""
-                case .body(let name): value = fields[name] ?? ""
-                case .method: value = request.method
-                case .requestPath: value = request.path
+                case .path(let name): value = view.parameters[name] ?? ""
+                case .query(let name): value = view.query(name) ?? ""
+                case .header(let name): value = view.header(name) ?? ""
+                case .body(let name): value = view.bodyField(name) ?? ""
+                case .method: value = view.head.method
+                case .requestPath: value = view.head.path
                 }
                 out += escapesJSON ? ResponseTemplate.jsonEscaped(value) : Array(value.utf8)
             }

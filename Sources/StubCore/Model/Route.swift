@@ -1,5 +1,5 @@
 /// One route folder: a method and path template with its response variants.
-public struct Route: Sendable {
+public final class Route: Sendable {
     /// `service/folder`, or `folder` for a route directly under the stub root.
     public let id: String
     /// The service folder name, nil for routes directly under the root.

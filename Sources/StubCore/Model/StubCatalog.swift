@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Every route loaded from one stub directory: an immutable snapshot that a reload replaces whole.
-public struct StubCatalog: Sendable {
+public final class StubCatalog: Sendable {
     /// The directory the stubs were loaded from.
     public let directory: String
     /// Routes in a stable order (service, then folder name).
@@ -14,6 +14,10 @@ public struct StubCatalog: Sendable {
     public let loadedAt: Date
     /// Finds routes for a request; built once per catalog.
     public let matcher: RouteMatcher
+    /// The key of each route's first variant in the flat list of all variants (route order, then
+    /// variant order), where the transport keeps one prepared response per variant.
+    private let firstVariantKey: [Int]
+    private let indexByID: [String: Int]
 
     /// Makes a catalog from routes that have already been validated.
     public init(directory: String, routes: [Route], loadedAt: Date = Date()) {
@@ -21,11 +25,27 @@ public struct StubCatalog: Sendable {
         self.routes = routes
         self.loadedAt = loadedAt
         self.matcher = RouteMatcher(routes: routes)
+        var keys: [Int] = []
+        var next = 0
+        for route in routes {
+            keys.append(next)
+            next += route.variants.count
+        }
+        firstVariantKey = keys
+        indexByID = Dictionary(routes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Every variant of every route, in key order.
+    public var allVariants: [Variant] { routes.flatMap(\.variants) }
+
+    /// The key of a route's variant in `allVariants`.
+    public func variantKey(route: Int, variant: Int) -> Int {
+        firstVariantKey[route] + variant
     }
 
     /// The route with the given id (`service/folder`, or `folder` for routes outside a service).
     public func route(id: String) -> (index: Int, route: Route)? {
-        guard let i = routes.firstIndex(where: { $0.id == id }) else { return nil }
+        guard let i = indexByID[id] else { return nil }
         return (i, routes[i])
     }
 

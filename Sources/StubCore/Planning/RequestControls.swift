@@ -14,20 +14,17 @@ public struct RequestControls: Sendable, Equatable {
     /// Bytes per second to send the body at.
     public var throttleBytesPerSecond: Int?
 
-    /// Reads the controls and strips the control query parameters from `request`;
-    /// a malformed control is a 400 reply, never ignored.
-    public static func extract(from request: inout StubRequest) -> Result<RequestControls, ReplyFailure> {
+    /// Reads the controls by lookup; a malformed control is a 400 reply, never ignored. The control
+    /// query parameters are left out of the request's journal copy (`RequestHead.snapshot()`).
+    public static func read(from request: any RequestHead) -> Result<RequestControls, ReplyFailure> {
         var controls = RequestControls()
-        let original = request
-        // Stripped first, so even a request refused for a bad control is logged without it.
-        request.query.removeAll { queryNames.contains($0.name) }
         func value(header: String, query: String) -> String? {
-            original.header(header) ?? original.queryValue(query)
+            request.header(header) ?? request.queryValue(query)
         }
         controls.variant = value(header: "X-Stub-Variant", query: "__variant")
         if let text = value(header: "X-Stub-Delay", query: "__delay") {
-            guard let ms = Int(text.trimmingASCIISpaces()), ms >= 0, ms <= 3_600_000 else {
-                return .failure(ReplyFailure(.error(400, "invalid delay", [("value", .string(text)), ("expected", .string("milliseconds from 0 to 3600000"))])))
+            guard let ms = Int(text.trimmingASCIISpaces()), ms >= 0, ms <= Limits.maxDelayMs else {
+                return .failure(ReplyFailure(.error(400, "invalid delay", [("value", .string(text)), ("expected", .string(Limits.delayExpectation))])))
             }
             controls.delayMs = ms
         }

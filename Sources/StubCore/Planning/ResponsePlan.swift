@@ -1,11 +1,15 @@
-/// What the transport should do for one request: which prepared response or reply, after what delay, or which fault.
+/// What the transport should do for one request: which prepared response or reply, after what
+/// delay, or which fault; and whether the request is journaled.
 public struct ResponsePlan: Sendable {
     /// The response to send.
     public enum Response: Sendable {
-        /// A variant prepared at load time (its bytes and headers are in the catalog).
-        case variant(route: Int, variant: Int)
+        /// A variant prepared at load time; `key` indexes the catalog's flat list of variants
+        /// (`StubCatalog.variantKey(route:variant:)`), where the transport keeps its prepared bytes.
+        case variant(Variant, key: Int)
         /// A reply made for this request.
         case reply(Reply)
+        /// A reply that takes long to make (a reload), to be made off the threads serving requests.
+        case deferred(DeferredReply)
     }
 
     /// Why a variant was chosen, for the access log and the journal.
@@ -24,10 +28,10 @@ public struct ResponsePlan: Sendable {
 
     /// The response.
     public var response: Response
-    /// The status that will be sent (0 when a fault sends none).
+    /// The status that will be sent (0 when a fault sends none; 0 for a deferred reply until made).
     public var status: Int
     /// Milliseconds to wait before responding or faulting.
-    public var delayMs: Int
+    public var delayMs: Int = 0
     /// A fault to serve instead of the response.
     public var fault: Fault?
     /// When set, the body is sent at this many bytes per second.
@@ -40,10 +44,39 @@ public struct ResponsePlan: Sendable {
     public var variantName: String?
     /// How the variant was chosen.
     public var selection: Selection?
+    /// The `X-Stub-Session` the request carried.
+    public var session: String?
+    /// False for admin calls, which the journal leaves out.
+    public var journaled = true
+
+    /// Makes a plan that sends `response`.
+    public init(response: Response, status: Int) {
+        self.response = response
+        self.status = status
+    }
 
     /// A plan that sends a reply at once.
     public static func reply(_ reply: Reply, routeID: String? = nil) -> ResponsePlan {
-        ResponsePlan(response: .reply(reply), status: reply.status, delayMs: 0, fault: nil, throttleBytesPerSecond: nil,
-                     routeID: routeID, variantName: nil, selection: nil)
+        var plan = ResponsePlan(response: .reply(reply), status: reply.status)
+        plan.routeID = routeID
+        return plan
+    }
+
+    /// The variant served, when the plan serves one.
+    public var variant: Variant? {
+        if case .variant(let variant, _) = response { return variant }
+        return nil
+    }
+}
+
+/// A reply made later, off the threads that serve requests: the transport runs `make` on a
+/// background thread and sends what it returns.
+public struct DeferredReply: Sendable {
+    /// Makes the reply; may take long.
+    public let make: @Sendable () -> Reply
+
+    /// Wraps the work that makes the reply.
+    public init(_ make: @escaping @Sendable () -> Reply) {
+        self.make = make
     }
 }

@@ -13,20 +13,16 @@ public struct ResponsePlanner: Sendable {
         self.baseDelayMs = baseDelayMs
     }
 
-    /// Plans the response; strips control query parameters from `request` so nothing downstream sees them.
-    public func plan(_ request: inout StubRequest, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil) -> ResponsePlan {
+    /// Plans the response for a request held by the transport; values are read by lookup.
+    public func plan(_ request: any RequestHead, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil) -> ResponsePlan {
         let controls: RequestControls
-        switch RequestControls.extract(from: &request) {
+        switch RequestControls.read(from: request) {
         case .success(let c): controls = c
         case .failure(let f): return .reply(f.reply)
         }
         switch catalog.matcher.match(method: request.method, path: request.path) {
         case .notFound:
-            let misses = catalog.matcher.nearMisses(method: request.method, path: request.path, in: catalog.routes)
-            return .reply(.error(404, "no stub matches this request", [
-                ("method", .string(request.method)), ("path", .string(request.path)),
-                ("nearMisses", .array(misses.map { .object([("route", .string($0.id)), ("method", .string($0.method)), ("path", .string($0.fullPath))]) })),
-            ]))
+            return .reply(notFound(request, catalog: catalog))
         case .methodNotAllowed(let allowed):
             return .reply(.error(405, "method not allowed", [
                 ("method", .string(request.method)), ("path", .string(request.path)), ("allowed", .array(allowed.map { .string($0) })),
@@ -34,63 +30,59 @@ public struct ResponsePlanner: Sendable {
         case .route(let routeIndex, let parameters):
             let route = catalog.routes[routeIndex]
             let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil)
+            var view = RequestView(request, parameters: parameters)
             let chosen: (index: Int, selection: ResponsePlan.Selection)
-            if let name = controls.variant {
-                guard let i = route.variantIndex(named: name) else {
-                    return .reply(.error(400, "unknown variant", [
-                        ("route", .string(route.id)), ("variant", .string(name)),
-                        ("variants", .array(route.variants.map { .string($0.name) })),
-                    ]), routeID: route.id)
-                }
-                chosen = (i, .request)
-            } else if let name = decision?.variant, let i = route.variantIndex(named: name) {
-                chosen = (i, decision?.fromSequence == true ? .sequence : .override)
-            } else if let i = route.variants.firstIndex(where: { $0.condition?.holds(for: request, parameters: parameters) == true }) {
-                chosen = (i, .when)
-            } else {
-                chosen = (route.defaultIndex, .default)
+            switch choose(route, controls: controls, decision: decision, view: &view) {
+            case .success(let c): chosen = c
+            case .failure(let f): return .reply(f.reply, routeID: route.id)
             }
             let variant = route.variants[chosen.index]
-            let rendered = variant.template?.render(request, parameters: parameters)
             let fault = controls.fault ?? decision?.fault ?? variant.fault
-            let delay = controls.delayMs ?? (decision?.delay ?? variant.delay)?.sample() ?? 0
-            var plan = ResponsePlan(response: .variant(route: routeIndex, variant: chosen.index), status: fault == nil ? variant.status : 0,
-                                delayMs: delay + baseDelayMs, fault: fault,
-                                throttleBytesPerSecond: controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond,
-                                routeID: route.id, variantName: variant.name, selection: chosen.selection)
-            plan.renderedBody = rendered
+            var plan = ResponsePlan(response: .variant(variant, key: catalog.variantKey(route: routeIndex, variant: chosen.index)),
+                                    status: fault == nil ? variant.status : 0)
+            plan.delayMs = (controls.delayMs ?? (decision?.delay ?? variant.delay)?.sample() ?? 0) + baseDelayMs
+            plan.fault = fault
+            plan.throttleBytesPerSecond = controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond
+            plan.renderedBody = variant.template?.render(&view)
+            plan.routeID = route.id
+            plan.variantName = variant.name
+            plan.selection = chosen.selection
             return plan
         }
     }
-}
 
-/// What an admin override says for one request to a route.
-public struct OverrideDecision: Sendable, Equatable {
-    /// A variant to serve, from a sticky override or a sequence step.
-    public var variant: String?
-    /// True when `variant` is a sequence step.
-    public var fromSequence: Bool
-    /// A delay that beats the stub files.
-    public var delay: DelaySpec?
-    /// A fault that beats the stub files.
-    public var fault: Fault?
-    /// A body rate that beats the stub files.
-    public var throttleBytesPerSecond: Int?
-
-    /// Makes a decision.
-    public init(variant: String? = nil, fromSequence: Bool = false, delay: DelaySpec? = nil, fault: Fault? = nil,
-                throttleBytesPerSecond: Int? = nil) {
-        self.variant = variant
-        self.fromSequence = fromSequence
-        self.delay = delay
-        self.fault = fault
-        self.throttleBytesPerSecond = throttleBytesPerSecond
+    /// Plans the response for an in-memory request and strips its control query parameters, as the
+    /// journal sees it.
+    public func plan(_ request: inout StubRequest, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil) -> ResponsePlan {
+        let plan = plan(request as any RequestHead, catalog: catalog, overrides: overrides, session: session)
+        request.query.removeAll { RequestControls.queryNames.contains($0.name) }
+        return plan
     }
-}
 
-/// Where the planner asks for admin overrides; asking may advance a sequence.
-public protocol OverrideSource: Sendable {
-    /// The override for the next request to `routeID` in `session` (nil = global scope);
-    /// `advance` is false when the request picked its own variant, so no sequence step is used.
-    func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision?
+    private func choose(_ route: Route, controls: RequestControls, decision: OverrideDecision?,
+                        view: inout RequestView) -> Result<(index: Int, selection: ResponsePlan.Selection), ReplyFailure> {
+        if let name = controls.variant {
+            guard let i = route.variantIndex(named: name) else {
+                return .failure(ReplyFailure(.error(400, "unknown variant", [
+                    ("route", .string(route.id)), ("variant", .string(name)), ("variants", .array(route.variants.map { .string($0.name) })),
+                ])))
+            }
+            return .success((i, .request))
+        }
+        if let name = decision?.variant, let i = route.variantIndex(named: name) {
+            return .success((i, decision?.fromSequence == true ? .sequence : .override))
+        }
+        for (i, variant) in route.variants.enumerated() where variant.condition?.holds(for: &view) == true {
+            return .success((i, .when))
+        }
+        return .success((route.defaultIndex, .default))
+    }
+
+    private func notFound(_ request: any RequestHead, catalog: StubCatalog) -> Reply {
+        let misses = catalog.matcher.nearMisses(method: request.method, path: request.path, in: catalog.routes)
+        return .error(404, "no stub matches this request", [
+            ("method", .string(request.method)), ("path", .string(request.path)),
+            ("nearMisses", .array(misses.map { .object([("route", .string($0.id)), ("method", .string($0.method)), ("path", .string($0.fullPath))]) })),
+        ])
+    }
 }

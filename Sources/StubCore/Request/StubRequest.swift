@@ -14,7 +14,7 @@ public struct StubRequest: Sendable {
     /// Makes a request.
     public init(method: String, path: String, query: [(name: String, value: String)] = [],
                 headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
-        self.method = method.uppercased()
+        self.method = RequestMethod.normalized(method)
         self.path = path
         self.query = query
         self.headers = headers
@@ -31,25 +31,8 @@ public struct StubRequest: Sendable {
         query.first { $0.name == name }?.value
     }
 
-    /// Top-level fields of a JSON object or form-encoded body, as strings.
-    ///
-    /// Parsed on demand: only `when` conditions on the body pay for it.
+    /// Top-level fields of a JSON object or form-encoded body, as strings; parsed on each call.
     public var bodyFields: [String: String] {
-        guard !body.isEmpty else { return [:] }
-        let contentType = header("Content-Type")?.lowercased() ?? ""
-        let looksLikeJSON = contentType.contains("json") || (!contentType.contains("form") && body.first == UInt8(ascii: "{"))
-        if looksLikeJSON {
-            guard case .object(let members)? = try? JSONParser.parse(body) else { return [:] }
-            var fields: [String: String] = [:]
-            for (key, value) in members where fields[key] == nil {
-                fields[key] = value.scalarText ?? value.serialized()
-            }
-            return fields
-        }
-        var fields: [String: String] = [:]
-        for (key, value) in FormDecoding.pairs(String(decoding: body, as: UTF8.self)) where fields[key] == nil {
-            fields[key] = value
-        }
-        return fields
+        BodyFields.parse(body, contentType: header("Content-Type"))
     }
 }

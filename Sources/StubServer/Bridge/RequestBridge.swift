@@ -1,167 +1,136 @@
-import CMicroHTTPD
 import StubCore
-import Synchronization
 
-/// Turns libmicrohttpd requests into plans from the core and carries them out: queue a prepared
-/// response, suspend for a delay, or inject a fault. Shared by all MHD threads.
-final class RequestBridge: @unchecked Sendable {
-    let store: CatalogStore
-    let planner: ResponsePlanner
-    let scheduler: DelayScheduler
-    let log: AccessLog
-    let hangCapNs: UInt64
-    /// Overrides, sequences and the journal.
-    let control: StubControl
-    /// Answers `/__stubd/` requests; nil when the admin API is off.
-    let admin: AdminAPI?
-
-    /// Set when the server stops: no new suspends, suspended connections close. A lock, not an
-    /// atomic: checking it and suspending must be one step, or a connection could be suspended
-    /// after the drain and make MHD_stop_daemon abort.
-    let stopping = Locked(false)
-    /// Connections suspended and not yet handled after resume; MHD_stop_daemon aborts unless 0.
-    let suspended = Atomic<Int>(0)
-
-    init(store: CatalogStore, planner: ResponsePlanner, log: AccessLog, hangCapMs: Int, control: StubControl, admin: AdminAPI?) {
-        self.store = store
-        self.control = control
-        self.admin = admin
-        self.planner = planner
-        self.scheduler = DelayScheduler()
-        self.log = log
-        self.hangCapNs = UInt64(max(0, min(hangCapMs, StubServerConfiguration.maxDurationMs))) * 1_000_000
+/// Carries out the core's plan for each libmicrohttpd request: queue a prepared response, wait
+/// through `SuspendedConnections`, inject a fault, or have a background thread make a deferred
+/// reply. It decides nothing itself: policy is in `StubResponder`. Shared by all polling threads.
+final class RequestBridge: Sendable {
+    /// What the access handler tells libmicrohttpd.
+    enum Outcome {
+        /// Carry on: a response is queued or the connection is suspended.
+        case proceed
+        /// Close the connection (a fault, or the server is stopping).
+        case close
     }
 
-    func handle(_ connection: ConnectionHandle, _ context: RequestContext, method: String, path: String) -> MHD_Result {
+    let store: CatalogStore
+    let responder: StubResponder
+    let suspensions: SuspendedConnections<MHDConnection>
+    let hangCapNs: UInt64
+
+    init(store: CatalogStore, responder: StubResponder, hangCapMs: Int) throws(SystemCallError) {
+        self.store = store
+        self.responder = responder
+        suspensions = try SuspendedConnections { $0.resume() }
+        hangCapNs = UInt64(max(0, min(hangCapMs, Limits.maxDurationMs))) * 1_000_000
+    }
+
+    /// One call of the access handler once the request is complete, or after a resume.
+    func handle(_ connection: MHDConnection, _ context: RequestContext) -> Outcome {
         switch context.phase {
         case .receiving:
-            return plan(connection, context, method: method, path: path)
+            return start(connection, context)
         case .delayed:
-            markResumed(context)
-            return finish(connection, context)
+            suspensions.didResume(&context.suspension)
+            return suspensions.isStopping ? .close : finish(connection, context)
         case .hanging:
-            markResumed(context)
-            record(context, fault: .hang)
-            return .NO
+            suspensions.didResume(&context.suspension)
+            complete(context, status: 0, fault: .hang)
+            return .close
+        case .deferred:
+            suspensions.didResume(&context.suspension)
+            guard let reply = context.deferredReply?.withLock({ $0 }), !suspensions.isStopping else { return .close }
+            context.plan?.status = reply.status
+            return send(connection, context, status: reply.status, response: MHDResponse(bytes: reply.body, headers: reply.headers))
+        case .answered:
+            return .proceed
         }
     }
 
-    private func plan(_ connection: ConnectionHandle, _ context: RequestContext, method: String, path: String) -> MHD_Result {
-        var request = StubRequest(
-            method: method, path: path,
-            query: PairCollector.read(connection, kind: .GET_ARGUMENT_KIND),
-            headers: PairCollector.read(connection, kind: .HEADER_KIND),
-            body: context.body)
-        let session = request.header("X-Stub-Session")
-        context.session = session
-        if let admin, path.hasPrefix(AdminPaths.prefix) {
-            context.request = request
-            context.plan = .reply(admin.handle(request, session: session))
-            return send(connection, context)
-        }
+    /// libmicrohttpd is done with the request, also when the client left while it was suspended.
+    func completed(_ context: RequestContext) {
+        suspensions.didResume(&context.suspension)
+    }
+
+    private func start(_ connection: MHDConnection, _ context: RequestContext) -> Outcome {
+        guard let head = context.head else { return .close }
         let prepared = store.current
-        let plan = planner.plan(&request, catalog: prepared.catalog, overrides: control, session: session)
-        context.request = request
+        let plan = responder.respond(to: head, catalog: prepared.catalog)
         context.plan = plan
         context.prepared = prepared
-        context.delayMs = plan.delayMs
-        if plan.fault == Fault.hang || plan.delayMs > 0 {
-            let didSuspend = stopping.withLock { stopping -> Bool in
-                guard !stopping else { return false }
-                suspended.add(1, ordering: .relaxed)
-                context.isSuspended = true
-                MHD_suspend_connection(connection.pointer)
-                return true
-            }
-            guard didSuspend else { return .NO }
-            context.phase = plan.fault == Fault.hang ? .hanging : .delayed
-            // Scheduled after the suspend: the timer thread may resume at once.
-            let delayNs = UInt64(plan.delayMs) * 1_000_000
-            scheduler.schedule(connection, at: context.startNs + delayNs + (plan.fault == Fault.hang ? hangCapNs : 0))
-            return .YES
+        if case .deferred(let work) = plan.response { return deferReply(work, connection, context) }
+        guard plan.fault == .hang || plan.delayMs > 0 else { return finish(connection, context) }
+        let extra = plan.fault == .hang ? hangCapNs : 0
+        let deadline = context.startNs + UInt64(plan.delayMs) * 1_000_000 + extra
+        guard suspensions.suspend(connection, mark: &context.suspension, until: deadline, using: { $0.suspend() }) != nil else { return .close }
+        context.phase = plan.fault == .hang ? .hanging : .delayed
+        return .proceed
+    }
+
+    /// Suspends the connection while a background thread makes the reply, then resumes it.
+    private func deferReply(_ work: DeferredReply, _ connection: MHDConnection, _ context: RequestContext) -> Outcome {
+        let box = Locked<Reply?>(nil)
+        context.deferredReply = box
+        guard let ticket = suspensions.suspend(connection, mark: &context.suspension, until: .max, using: { $0.suspend() }) else { return .close }
+        context.phase = .deferred
+        let suspensions = self.suspensions
+        let run: @Sendable () -> Void = {
+            let reply = work.make()
+            box.withLock { $0 = reply }
+            suspensions.resumeEarly(ticket)
         }
-        return finish(connection, context)
+        // Without a thread the reply is made here; resuming from the handler itself is allowed.
+        do { try BackgroundThread.start(detached: true, run) } catch { run() }
+        return .proceed
     }
 
-    /// Counts a suspended connection as handled; called on resume or when MHD frees it.
-    func markResumed(_ context: RequestContext) {
-        guard context.isSuspended else { return }
-        context.isSuspended = false
-        suspended.subtract(1, ordering: .relaxed)
-    }
-
-    private func finish(_ connection: ConnectionHandle, _ context: RequestContext) -> MHD_Result {
-        guard let plan = context.plan else { return .NO }
+    private func finish(_ connection: MHDConnection, _ context: RequestContext) -> Outcome {
+        guard let plan = context.plan else { return .close }
         if let fault = plan.fault {
-            var variant: Variant?
-            if case .variant(let r, let v) = plan.response, let prepared = context.prepared {
-                variant = prepared.catalog.routes[r].variants[v]
+            let variant = plan.variant
+            if let socket = connection.socket {
+                FaultInjector.inject(fault, socket: socket, status: variant?.status ?? 200, headers: variant?.headers ?? [],
+                                     body: plan.renderedBody ?? variant?.body ?? [])
             }
-            FaultInjector.inject(fault, on: connection, status: variant?.status ?? 200, headers: variant?.headers ?? [],
-                                 body: plan.renderedBody ?? variant?.body ?? [])
-            record(context, fault: fault)
-            return .NO
+            complete(context, status: 0, fault: fault)
+            return .close
         }
-        if context.phase != .receiving && stopping.withLock({ $0 }) { return .NO }
-        return send(connection, context)
+        return send(connection, context, status: plan.status, response: response(for: plan, connection, context))
     }
 
-    private func send(_ connection: ConnectionHandle, _ context: RequestContext) -> MHD_Result {
-        guard let plan = context.plan else { return .NO }
-        let result: MHD_Result
+    private func response(for plan: ResponsePlan, _ connection: MHDConnection, _ context: RequestContext) -> MHDResponse? {
         switch plan.response {
-        case .variant(let r, let v):
-            guard let prepared = context.prepared else { return .NO }
-            let variant = prepared.catalog.routes[r].variants[v]
+        case .variant(let variant, let key):
+            let body = plan.renderedBody ?? variant.body
             if let rate = plan.throttleBytesPerSecond {
-                let throttled = ThrottledBody(body: plan.renderedBody ?? variant.body, bytesPerSecond: rate, connection: connection, bridge: self)
-                guard let response = throttled.makeResponse(headers: variant.headers) else { return .NO }
-                result = MHD_queue_response(connection.pointer, UInt32(plan.status), response)
-                MHD_destroy_response(response)
-            } else if let rendered = plan.renderedBody {
-                let response = ResponseFactory.make(body: rendered, headers: variant.headers)
-                result = MHD_queue_response(connection.pointer, UInt32(plan.status), response)
-                MHD_destroy_response(response)
-            } else {
-                result = MHD_queue_response(connection.pointer, UInt32(plan.status), prepared.response(route: r, variant: v))
+                let throttled = ThrottledBody(body: body, bytesPerSecond: rate, connection: connection, suspensions: suspensions)
+                return MHDResponse(pulling: throttled, size: body.count, headers: variant.headers)
             }
+            if let rendered = plan.renderedBody { return MHDResponse(bytes: rendered, headers: variant.headers) }
+            return context.prepared?.response(key: key)
         case .reply(let reply):
-            let response = ResponseFactory.make(body: reply.body, headers: reply.headers)
-            result = MHD_queue_response(connection.pointer, UInt32(reply.status), response)
-            MHD_destroy_response(response)
+            return MHDResponse(bytes: reply.body, headers: reply.headers)
+        case .deferred:
+            return nil
         }
-        record(context, fault: nil)
-        return result
     }
 
-    private func record(_ context: RequestContext, fault: Fault?) {
-        // Nothing to build when neither the access log nor the journal will take it.
-        guard log.format != .off || control.keepsJournal else { return }
-        guard let request = context.request, let plan = context.plan else { return }
+    private func send(_ connection: MHDConnection, _ context: RequestContext, status: Int, response: MHDResponse?) -> Outcome {
+        guard let response else { return .close }
+        let queued = connection.queue(status: status, response)
+        context.phase = .answered
+        complete(context, status: status, fault: nil)
+        return queued ? .proceed : .close
+    }
+
+    private func complete(_ context: RequestContext, status: Int, fault: Fault?) {
+        guard let plan = context.plan, let head = context.head else { return }
         let elapsedMs = Double(MonotonicClock.now() - context.startNs) / 1_000_000
-        let entry = RequestRecord(request: request, session: context.session, routeID: plan.routeID, variant: plan.variantName,
-                                  status: fault == nil ? plan.status : 0, delayMs: context.delayMs, fault: fault,
-                                  elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen)
-        log.write(entry)
-        if admin == nil || !request.path.hasPrefix(AdminPaths.prefix) { control.record(entry) }
+        responder.completed(plan, request: head, status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen)
     }
 
-    /// Resumes every suspended connection (they close) and waits, bounded, until MHD has seen them
-    /// all. False when some are still suspended at the deadline (MHD_stop_daemon would abort then).
+    /// Resumes every suspended connection (they close) and waits, bounded, until libmicrohttpd has
+    /// handled them all. False when some are still suspended at the deadline.
     func drain(timeoutMs: Int) -> Bool {
-        stopping.withLock { $0 = true }
-        let deadline = MonotonicClock.now() + UInt64(timeoutMs) * 1_000_000
-        repeat {
-            scheduler.resumeAll()
-            if suspended.load(ordering: .relaxed) <= 0 { return true }
-            usleepMs(1)
-        } while MonotonicClock.now() < deadline
-        return suspended.load(ordering: .relaxed) <= 0
+        suspensions.drain(timeoutMs: timeoutMs)
     }
-}
-
-/// Paths of the admin API.
-public enum AdminPaths {
-    /// Every admin endpoint lives under this prefix; stubs cannot use it.
-    public static let prefix = "/__stubd/"
 }

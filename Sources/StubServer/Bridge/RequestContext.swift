@@ -9,33 +9,34 @@ final class RequestContext {
         case delayed
         /// Suspended for a `hang` fault; on resume the connection is closed.
         case hanging
+        /// Suspended while a background thread makes the reply (a reload).
+        case deferred
+        /// The response is queued (a throttled body may still be sending).
+        case answered
     }
-
-    /// Body bytes kept for `when` conditions and the journal; more is read and dropped.
-    static let bodyLimit = 1 << 20
 
     let startNs: UInt64
     var phase = Phase.receiving
     var body: [UInt8] = []
     var bodyBytesSeen = 0
-    var request: StubRequest?
+    var head: MHDRequestHead?
     var plan: ResponsePlan?
     var prepared: PreparedCatalog?
-    var session: String?
-    var delayMs = 0
-    /// True between MHD_suspend_connection and the handler's next call (or completion).
-    var isSuspended = false
+    /// Set through `SuspendedConnections` only.
+    var suspension = SuspensionMark()
+    /// Where a background thread leaves a deferred reply before resuming the connection; made
+    /// only for deferred replies, so a plain request allocates no lock.
+    var deferredReply: Locked<Reply?>?
 
     init(startNs: UInt64) {
         self.startNs = startNs
     }
 
-    func appendBody(_ data: UnsafePointer<CChar>, count: Int) {
-        bodyBytesSeen += count
-        let room = RequestContext.bodyLimit - body.count
+    /// Keeps up to `Limits.requestBodyBytes` of the body for `when` conditions and the journal.
+    func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) {
+        bodyBytesSeen += bytes.count
+        let room = Limits.requestBodyBytes - body.count
         guard room > 0 else { return }
-        data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
-            body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(room, count)))
-        }
+        body.append(contentsOf: bytes.prefix(room))
     }
 }

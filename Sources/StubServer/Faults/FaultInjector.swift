@@ -1,48 +1,56 @@
-import CMicroHTTPD
 import Glibc
 import StubCore
 
 /// Acts below HTTP on a connection's socket to give the client a network failure.
-/// After each of these the handler returns MHD_NO and libmicrohttpd closes the connection.
+/// After each of these the handler closes the connection.
 enum FaultInjector {
     /// `status`, `headers` and `body` are the variant's, for `truncate`'s head and partial body.
-    static func inject(_ fault: Fault, on connection: ConnectionHandle, status: Int, headers: [HTTPHeader], body: [UInt8]) {
-        let fd = CMHD_connection_fd(connection.pointer)
-        guard fd >= 0 else { return }
-        switch fault {
-        case .reset:
-            // Dissolving the association makes the kernel answer the peer with RST. SO_LINGER 0
-            // alone is not enough: MHD shuts down the write side first, which sends a FIN.
-            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-            var address = sockaddr()
-            address.sa_family = sa_family_t(AF_UNSPEC)
-            _ = connect(fd, &address, socklen_t(MemoryLayout<sockaddr>.size))
-        case .empty, .hang:
-            break
-        case .garbage:
-            var rng = SystemRandomNumberGenerator()
-            // Not starting with "HTTP/" so no client mistakes it for a response head.
-            var bytes: [UInt8] = [0x00, 0xFF, 0x13, 0x37]
-            bytes += (0..<508).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            sendAll(fd, bytes)
-        case .truncate:
-            let promised = max(body.count * 2, body.count + 100)
-            var head = "HTTP/1.1 \(status == 0 ? 200 : status) \(HTTPStatusText.reason(status == 0 ? 200 : status))\r\n"
-            for h in headers where !["content-length", "connection"].contains(h.name.lowercased()) { head += "\(h.name): \(h.value)\r\n" }
-            head += "Content-Length: \(promised)\r\nConnection: close\r\n\r\n"
-            sendAll(fd, Array(head.utf8) + body.prefix(max(1, body.count / 2)))
+    /// A failing socket call ends the fault early: the connection is closed either way.
+    static func inject(_ fault: Fault, socket fd: Int32, status: Int, headers: [HTTPHeader], body: [UInt8]) {
+        do {
+            switch fault {
+            case .reset:
+                // Dissolving the association makes the kernel answer the peer with RST. SO_LINGER 0
+                // alone is not enough: MHD shuts down the write side first, which sends a FIN.
+                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                try SystemCall.run("setsockopt SO_LINGER") { setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) }
+                var address = sockaddr()
+                address.sa_family = sa_family_t(AF_UNSPEC)
+                try SystemCall.run("connect AF_UNSPEC") { connect(fd, &address, socklen_t(MemoryLayout<sockaddr>.size)) }
+            case .empty, .hang:
+                break
+            case .garbage:
+                var rng = SystemRandomNumberGenerator()
+                // Not starting with "HTTP/" so no client mistakes it for a response head.
+                var bytes: [UInt8] = [0x00, 0xFF, 0x13, 0x37]
+                bytes += (0..<508).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                try sendAll(fd, bytes)
+            case .truncate:
+                try sendAll(fd, truncatedResponse(status: status, headers: headers, body: body))
+            }
+        } catch {
+            // The client is gone or the socket is broken: nothing more to break.
         }
     }
 
-    private static func sendAll(_ fd: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return }
-                offset += n
-            }
+    /// The variant's head with a Content-Length larger than the body, and half the body.
+    static func truncatedResponse(status: Int, headers: [HTTPHeader], body: [UInt8]) -> [UInt8] {
+        let code = status == 0 ? 200 : status
+        let promised = max(body.count * 2, body.count + 100)
+        var head = "HTTP/1.1 \(code) \(HTTPStatusText.reason(code))\r\n"
+        for h in headers where !["content-length", "connection"].contains(h.name.lowercased()) { head += "\(h.name): \(h.value)\r\n" }
+        head += "Content-Length: \(promised)\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + body.prefix(max(1, body.count / 2))
+    }
+
+    private static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try bytes.withUnsafeBytes { raw in
+                Result { () throws(SystemCallError) in
+                    try SystemCall.run("send") { send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL)) }
+                }
+            }.get()
         }
     }
 }

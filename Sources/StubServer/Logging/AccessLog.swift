@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Glibc
 import StubCore
 
@@ -16,50 +11,58 @@ public enum AccessLogFormat: String, Sendable, CaseIterable {
     case off
 }
 
-/// Writes access-log lines; safe from any thread.
-final class AccessLog: Sendable {
+/// Writes access-log lines through a buffer: a request appends its line, and the buffer goes out
+/// in one write when it passes `flushBytes` or every `flushIntervalMs`, so a busy server makes a
+/// write per tens of requests, not one each, and an idle one shows each line within 50 ms.
+final class AccessLog: RequestLogger {
+    static let flushBytes = 32 * 1024
+    static let flushIntervalMs = 50
+
     let format: AccessLogFormat
-    private let lock = Locked(())
+    private let fd: Int32
+    private let buffer = Locked<[UInt8]>([])
+    /// Held while a buffer is swapped out and written, so lines reach the file in order.
+    private let writing = Locked(())
+    private let running = Locked(true)
+    private let flusher: Locked<pthread_t?> = Locked(nil)
 
-    init(format: AccessLogFormat) {
+    /// A log in `format` on `fd` (standard output by default), with its flusher thread started.
+    init(format: AccessLogFormat, fd: Int32 = STDOUT_FILENO) throws(SystemCallError) {
         self.format = format
+        self.fd = fd
+        let thread = try BackgroundThread.start { [self] in
+            while running.withLock({ $0 }) {
+                usleepMs(AccessLog.flushIntervalMs)
+                flush()
+            }
+        }
+        flusher.withLock { $0 = thread }
     }
 
-    func write(_ r: RequestRecord) {
-        guard format != .off else { return }
-        let query = r.request.query.isEmpty ? "" : "?" + r.request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        let ms = (r.elapsedMs * 10).rounded() / 10
-        let line: String
-        switch format {
-        case .text:
-            let outcome = r.fault.map { "fault:\($0.rawValue)" } ?? String(r.status)
-            let target = r.routeID.map { "\($0) [\(r.variant ?? "-")]" } ?? "-"
-            line = "\(r.request.method) \(r.request.path)\(query) \(outcome) \(target) \(ms) ms\n"
-        case .json:
-            var members: [(key: String, value: JSONValue)] = [
-                ("method", .string(r.request.method)), ("path", .string(r.request.path + query)),
-                ("route", r.routeID.map { .string($0) } ?? .null), ("variant", r.variant.map { .string($0) } ?? .null),
-                ("status", .number(Double(r.status))), ("ms", .number(ms)),
-            ]
-            if let fault = r.fault { members.append(("fault", .string(fault.rawValue))) }
-            if r.delayMs > 0 { members.append(("delayMs", .number(Double(r.delayMs)))) }
-            line = JSONValue.object(members).serialized() + "\n"
-        case .off:
-            return
+    func log(_ record: RequestRecord) {
+        guard let line = AccessLogLine.format(record, as: format) else { return }
+        let full = buffer.withLock { buffer in
+            buffer.append(contentsOf: line.utf8)
+            return buffer.count >= AccessLog.flushBytes
         }
-        lock.withLock { _ in StandardStreams.write(line, to: STDOUT_FILENO) }
+        if full { flush() }
     }
-}
 
-/// Unbuffered writes to standard output and error, whole lines at a time.
-public enum StandardStreams {
-    /// Writes all of `text` to `fd`, retrying short writes and EINTR.
-    public static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue } else { return } }
-            bytes = bytes.dropFirst(n)
+    /// Writes what is buffered now.
+    func flush() {
+        writing.withLock { _ in
+            let pending = buffer.withLock { buffer -> [UInt8] in
+                defer { buffer.removeAll(keepingCapacity: true) }
+                return buffer
+            }
+            if !pending.isEmpty { StandardStreams.write(pending, to: fd) }
         }
+    }
+
+    /// Stops the flusher thread and writes the rest. Safe to call twice.
+    func stop() {
+        running.withLock { $0 = false }
+        if let thread = flusher.withLock({ t -> pthread_t? in defer { t = nil }; return t }) { pthread_join(thread, nil) }
+        flush()
     }
 }

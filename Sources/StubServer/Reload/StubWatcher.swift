@@ -9,6 +9,8 @@ import Glibc
 /// (editors write, rename and delete several files per save). Falls back to polling when
 /// inotify is unavailable.
 final class StubWatcher: @unchecked Sendable {
+    // @unchecked: `watched` and `thread` are touched by the watcher thread only, and by `stop`
+    // after that thread has been told to end and joined; the rest is immutable.
     /// Quiet time after the last event before reloading: one reload per save, not one per event.
     static let debounceMs = 40
     static let pollIntervalMs = 500
@@ -16,35 +18,45 @@ final class StubWatcher: @unchecked Sendable {
     private let root: String
     private let onChange: @Sendable () -> Void
     private let inotifyFD: Int32
-    private var stopPipe: [Int32] = [-1, -1]
+    private let stopPipe: (read: Int32, write: Int32)
     private var watched: Set<String> = []
     private var thread: pthread_t?
 
     /// True when inotify is in use (false: polling).
     let usesInotify: Bool
 
-    init(directory: String, onChange: @escaping @Sendable () -> Void) {
+    init(directory: String, onChange: @escaping @Sendable () -> Void) throws(SystemCallError) {
         root = directory
         self.onChange = onChange
-        inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        var fds: [Int32] = [-1, -1]
+        try SystemCall.run("pipe") { pipe(&fds) }
+        stopPipe = (fds[0], fds[1])
+        // Without inotify (some container file systems, other platforms) the watcher polls.
+        inotifyFD = (try? SystemCall.run("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }) ?? -1
         usesInotify = inotifyFD >= 0
-        pipe(&stopPipe)
         if usesInotify { rewatch() }
-        var t = pthread_t()
-        pthread_create(&t, nil, stubWatcherThreadMain, Unmanaged.passRetained(self).toOpaque())
-        thread = t
+        do {
+            thread = try BackgroundThread.start { [self] in run() }
+        } catch {
+            closeDescriptors()
+            throw error
+        }
     }
 
     /// Stops the watcher thread and waits for it.
     func stop() {
         guard let thread else { return }
         var byte: UInt8 = 1
-        _ = write(stopPipe[1], &byte, 1)
+        _ = try? SystemCall.run("write") { write(stopPipe.write, &byte, 1) }
         pthread_join(thread, nil)
         self.thread = nil
+        closeDescriptors()
+    }
+
+    private func closeDescriptors() {
         if inotifyFD >= 0 { close(inotifyFD) }
-        close(stopPipe[0])
-        close(stopPipe[1])
+        close(stopPipe.read)
+        close(stopPipe.write)
     }
 
     /// Adds a watch on every folder in the tree; new folders appear after each burst of events.
@@ -86,19 +98,18 @@ final class StubWatcher: @unchecked Sendable {
         }
     }
 
-    fileprivate func run() {
+    private func run() {
         usesInotify ? runInotify() : runPolling()
     }
 
     private func runInotify() {
-        var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
         var pending = false
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             fds[0].revents = 0
             fds[1].revents = 0
-            let ready = poll(&fds, 2, pending ? Int32(StubWatcher.debounceMs) : -1)
-            if ready < 0 && errno == EINTR { continue }
+            guard let ready = try? SystemCall.run("poll", { poll(&fds, 2, pending ? Int32(StubWatcher.debounceMs) : -1) }) else { return }
             if fds[1].revents != 0 { return }
             if ready > 0 && fds[0].revents != 0 {
                 while buffer.withUnsafeMutableBytes({ read(inotifyFD, $0.baseAddress, $0.count) }) > 0 {}
@@ -115,11 +126,9 @@ final class StubWatcher: @unchecked Sendable {
 
     private func runPolling() {
         var last = StubWatcher.fingerprint(of: root)
-        var fds = [pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
         while true {
-            let ready = poll(&fds, 1, Int32(StubWatcher.pollIntervalMs))
-            if ready < 0 && errno == EINTR { continue }
-            if ready != 0 { return }
+            guard let ready = try? SystemCall.run("poll", { poll(&fds, 1, Int32(StubWatcher.pollIntervalMs)) }), ready == 0 else { return }
             let now = StubWatcher.fingerprint(of: root)
             if now != last {
                 last = now
@@ -127,10 +136,4 @@ final class StubWatcher: @unchecked Sendable {
             }
         }
     }
-}
-
-/// The watcher thread's entry point: a file-scope function, so it captures nothing.
-private func stubWatcherThreadMain(_ box: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    Unmanaged<StubWatcher>.fromOpaque(box!).takeRetainedValue().run()
-    return nil
 }

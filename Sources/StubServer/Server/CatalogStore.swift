@@ -8,7 +8,7 @@ import StubCore
 
 /// Holds the catalog being served and swaps it whole on reload; a failed reload keeps the last
 /// good one and is reported by health. The admin API reaches the server through this.
-final class CatalogStore: AdminHost, @unchecked Sendable {
+final class CatalogStore: AdminHost, Sendable {
     let directory: URL
     private let prepared: Locked<PreparedCatalog>
     private let report: Locked<HealthReport>

@@ -24,30 +24,43 @@ struct ListenSocket {
         } else {
             throw .invalidAddress("host \"\(host)\" is not an IPv4 or IPv6 address (or localhost)")
         }
-        let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .system(call: "socket", errno: errno) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let bound: Int32 = isIPv6
-            ? withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
-            : withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        if bound != 0 {
-            let code = errno
-            close(fd)
-            if code == EADDRINUSE { throw .addressInUse(host: host, port: port) }
-            throw .system(call: "bind \(host):\(port)", errno: code)
+        do {
+            return try bind(isIPv6 ? .v6(v6) : .v4(v4), backlog: backlog)
+        } catch let error where error.errno == EADDRINUSE {
+            throw .addressInUse(host: host, port: port)
+        } catch {
+            throw StubServerError(error, address: "\(host):\(port)")
         }
-        guard listen(fd, backlog) == 0 else {
-            let code = errno
+    }
+
+    private enum Address {
+        case v4(sockaddr_in)
+        case v6(sockaddr_in6)
+    }
+
+    private static func bind(_ address: Address, backlog: Int32) throws(SystemCallError) -> ListenSocket {
+        let isIPv6: Bool
+        if case .v6 = address { isIPv6 = true } else { isIPv6 = false }
+        let fd = try SystemCall.run("socket") { socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        do {
+            var one: Int32 = 1
+            try SystemCall.run("setsockopt SO_REUSEADDR") { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
+            switch address {
+            case .v4(var v4):
+                try SystemCall.run("bind") { withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } }
+            case .v6(var v6):
+                try SystemCall.run("bind") { withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } } }
+            }
+            try SystemCall.run("listen") { listen(fd, backlog) }
+            var storage = sockaddr_in6()
+            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            try SystemCall.run("getsockname") { withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } } }
+            // sin_port and sin6_port sit at the same offset.
+            return ListenSocket(fd: fd, port: Int(UInt16(bigEndian: storage.sin6_port)), isIPv6: isIPv6)
+        } catch {
             close(fd)
-            throw .system(call: "listen", errno: code)
+            throw error
         }
-        var storage = sockaddr_in6()
-        var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-        _ = withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        // sin_port and sin6_port sit at the same offset.
-        let actual = Int(UInt16(bigEndian: storage.sin6_port))
-        return ListenSocket(fd: fd, port: actual, isIPv6: isIPv6)
     }
 }
 

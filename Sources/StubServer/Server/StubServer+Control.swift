@@ -5,7 +5,7 @@ extension StubServer {
     /// Serves `variant` (and/or a delay or fault) for `route` until cleared.
     /// `route` is the route id, `service/folder` (see `stubd routes`).
     public func override(route: String, variant: String? = nil, delayMs: Int? = nil, fault: Fault? = nil, session: String? = nil) throws(ControlError) {
-        if let delayMs, !(0...3_600_000).contains(delayMs) { throw .invalidDelay(delayMs) }
+        if let delayMs, !(0...Limits.maxDelayMs).contains(delayMs) { throw .invalidDelay(delayMs) }
         try control.setOverride(RouteOverride(variant: variant, delay: delayMs.map { .fixed(ms: $0) }, fault: fault),
                                 for: lookup(route), session: session)
     }

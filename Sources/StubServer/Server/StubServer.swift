@@ -1,4 +1,3 @@
-import CMicroHTTPD
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -23,8 +22,9 @@ public final class StubServer: @unchecked Sendable {
     let store: CatalogStore
     /// Overrides, sequences and the journal; shared by the admin API and the Swift API.
     public let control: StubControl
-    private let daemon: Locked<OpaquePointer?>
+    private let daemon: Locked<MHDDaemon?>
     private let watcher: StubWatcher?
+    private let log: AccessLog?
 
     /// `http://host:port` for building request URLs.
     public var baseURL: URL {
@@ -56,36 +56,28 @@ public final class StubServer: @unchecked Sendable {
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads)
         self.store = store
         control = StubControl(journalSize: configuration.journalSize)
-        let admin = configuration.adminEnabled
-            ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current) : nil
-        bridge = RequestBridge(store: store, planner: ResponsePlanner(baseDelayMs: max(0, min(configuration.baseDelayMs, StubServerConfiguration.maxDurationMs))),
-                               log: AccessLog(format: configuration.log), hangCapMs: configuration.hangCapMs,
-                               control: control, admin: admin)
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_TURBO.rawValue
-        if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        var options = [
-            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
-        ]
-        if configuration.pollingThreads > 1 {
-            options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.pollingThreads, ptr_value: nil))
-        }
-        options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
-        // The daemon holds the bridge unretained; `bridge` lives as long as this server, which stops the daemon first.
-        let cls = Unmanaged.passUnretained(bridge).toOpaque()
-        let started = options.withUnsafeMutableBufferPointer { buffer in
-            CMHD_start_daemon(UInt32(flags), 0, stubdAccessHandler, cls, stubdRequestCompleted, cls, buffer.baseAddress)
-        }
-        guard let started else {
+        do {
+            log = configuration.log == .off ? nil : try AccessLog(format: configuration.log)
+            let admin = configuration.adminEnabled
+                ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current) : nil
+            let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: log)
+            bridge = try RequestBridge(store: store, responder: responder, hangCapMs: configuration.hangCapMs)
+        } catch {
             close(socket.fd)
-            bridge.scheduler.shutdown()
-            throw StubServerError.daemonFailed
+            throw StubServerError(error)
         }
-        daemon = Locked(started)
-        watcher = configuration.watch ? StubWatcher(directory: directory.path, onChange: { _ = store.reloadNow() }) : nil
+        var started: StubWatcher?
+        do {
+            started = configuration.watch ? try StubWatcher(directory: directory.path, onChange: { _ = store.reloadNow() }) : nil
+            watcher = started
+            daemon = Locked(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge))
+        } catch {
+            close(socket.fd)
+            started?.stop()
+            bridge.suspensions.shutdown()
+            log?.stop()
+            throw error
+        }
     }
 
     deinit { stop() }
@@ -93,23 +85,21 @@ public final class StubServer: @unchecked Sendable {
     /// Stops accepting, closes suspended connections, and stops the daemon. Safe to call twice.
     public func stop() {
         daemon.withLock { daemon in
-            guard let d = daemon else { return }
+            guard let running = daemon else { return }
             watcher?.stop()
-            // No MHD_quiesce_daemon: with a thread pool it races the workers over the listen
-            // socket's epoll registration and panics. MHD_stop_daemon closes the listen socket.
             guard bridge.drain(timeoutMs: 2000) || bridge.drain(timeoutMs: 10_000) else {
                 // MHD_stop_daemon aborts the process while a connection is suspended. Leave the
                 // daemon running (and the bridge it points at alive) rather than crash.
                 StandardStreams.write("stubd: connections still suspended after 12 s; leaving the daemon running\n", to: STDERR_FILENO)
                 _ = Unmanaged.passRetained(bridge)
+                _ = Unmanaged.passRetained(running)
                 daemon = nil
                 return
             }
-            // The timer thread stops before the daemon is freed: it may still be inside
-            // MHD_resume_connection for the last connection it resumed.
-            bridge.scheduler.shutdown()
-            MHD_stop_daemon(d)
+            bridge.suspensions.shutdown()
+            running.stop()
             daemon = nil
+            log?.stop()
         }
     }
 

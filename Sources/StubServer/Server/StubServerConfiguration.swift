@@ -37,9 +37,6 @@ public struct StubServerConfiguration: Sendable {
     /// A configuration with the defaults.
     public init() {}
 
-    /// The longest delay, hang cap or base delay accepted: one day.
-    public static let maxDurationMs = 86_400_000
-
     /// Connections the process's file-descriptor limit allows, leaving room for files and the listener.
     public static func defaultConnectionLimit() -> Int {
         var limit = rlimit()

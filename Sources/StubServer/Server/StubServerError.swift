@@ -14,6 +14,11 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
     /// libmicrohttpd refused to start.
     case daemonFailed
 
+    /// The error for a failed system call; `address` names what was being bound, if anything.
+    init(_ error: SystemCallError, address: String? = nil) {
+        self = .system(call: address.map { "\(error.call) \($0)" } ?? error.call, errno: error.errno)
+    }
+
     /// A message for people.
     public var description: String {
         switch self {

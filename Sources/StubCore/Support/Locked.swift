@@ -6,12 +6,12 @@ import Darwin
 
 /// A pthread mutex guarding a value. Used instead of `Synchronization.Mutex`, which trips
 /// Thread Sanitizer false positives on this platform.
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value> {
     private var mutex = pthread_mutex_t()
     private var value: Value
 
     /// Wraps `value`.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
@@ -28,9 +28,13 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the value.
     @discardableResult
-    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         return try body(&value)
     }
 }
+
+// @unchecked: every access to the value goes through the mutex, so sharing the box is safe exactly
+// when the value itself may cross threads.
+extension Locked: @unchecked Sendable where Value: Sendable {}

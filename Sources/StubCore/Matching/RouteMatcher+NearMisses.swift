@@ -1,0 +1,61 @@
+/// Near misses for the 404 body (WireMock's name for them), at a cost bounded whatever the table
+/// size or the request: candidates come from the deepest part of the route tree the path reaches,
+/// and the compared text is cut to a fixed length.
+extension RouteMatcher {
+    /// Routes ranked by edit distance at most, per 404.
+    static let nearMissCandidates = 32
+    /// Bytes of the request line and of each route compared, so a huge segment costs no more.
+    static let nearMissComparedBytes = 96
+    /// Tree nodes looked at while gathering candidates.
+    static let nearMissVisitedNodes = 2048
+
+    /// Up to `limit` routes closest to the request, closest first.
+    public func nearMisses(method: String, path: String, in routes: [Route], limit: Int = 3) -> [Route] {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let cap = RouteMatcher.nearMissComparedBytes
+        let wanted = Array(("\(method) /" + segments.prefix(cap).joined(separator: "/")).utf8.prefix(cap))
+        let ranked = candidates(near: segments).map { index -> (index: Int, distance: Int) in
+            // A template parameter costs nothing against the segment it would take.
+            let shaped = templates[index].segments.enumerated().map { i, segment -> Substring in
+                if case .literal(let text) = segment { return Substring(text) }
+                return i < segments.count ? segments[i].prefix(cap) : "{}"
+            }
+            let text = "\(routes[index].method) /" + shaped.joined(separator: "/")
+            return (index, StringDistance.levenshtein(wanted, Array(text.utf8.prefix(cap))))
+        }
+        return ranked.sorted { ($0.distance, $0.index) < ($1.distance, $1.index) }.prefix(limit).map { routes[$0.index] }
+    }
+
+    /// Route indices below the deepest node the path reaches, then below its ancestors, until
+    /// there are enough.
+    func candidates(near segments: [Substring]) -> [Int] {
+        var start = deepestNode(for: segments)
+        var found: [Int] = []
+        var seen: Set<Int> = []
+        var visited = 0
+        while true {
+            var queue = [start], head = 0
+            while head < queue.count, found.count < RouteMatcher.nearMissCandidates, visited < RouteMatcher.nearMissVisitedNodes {
+                let node = nodes[queue[head]]
+                head += 1
+                visited += 1
+                for endpoint in node.endpoints where seen.insert(endpoint.route).inserted { found.append(endpoint.route) }
+                queue.append(contentsOf: node.literalOrder)
+                if let parameter = node.parameter { queue.append(parameter) }
+            }
+            guard found.count < RouteMatcher.nearMissCandidates, visited < RouteMatcher.nearMissVisitedNodes,
+                  let parent = nodes[start].parent else { return found }
+            start = parent
+        }
+    }
+
+    /// The node reached by following the path as far as it goes, literal segments first.
+    func deepestNode(for segments: [Substring]) -> Int {
+        var at = 0
+        for segment in segments {
+            guard let next = nodes[at].literals[segment] ?? nodes[at].parameter else { break }
+            at = next
+        }
+        return at
+    }
+}

@@ -1,0 +1,19 @@
+/// Bounds that more than one layer checks, defined once so the CLI, the stub files, the admin API,
+/// the request controls and the server agree.
+public enum Limits {
+    /// The longest delay a stub file, a request control or an admin override may ask for: one hour.
+    public static let maxDelayMs = 3_600_000
+    /// The longest server-wide duration (`--delay`, `--hang-cap`): one day.
+    public static let maxDurationMs = 86_400_000
+    /// Request body bytes kept for `when` conditions and the journal; the rest is read and dropped.
+    public static let requestBodyBytes = 1 << 20
+    /// Request body bytes a journal entry keeps (the full size is kept in `bodyBytes`).
+    public static let journalBodyBytes = 8192
+    /// Where the admin API lives; stubs cannot use paths under it.
+    public static let adminPrefix = "/__stubd/"
+    /// The header that scopes overrides, sequences and the journal to one test.
+    public static let sessionHeader = "X-Stub-Session"
+
+    /// "milliseconds from 0 to 3600000", for error messages about delays.
+    public static var delayExpectation: String { "milliseconds from 0 to \(maxDelayMs)" }
+}

@@ -1,0 +1,27 @@
+import StubCore
+
+/// The text of one access-log line.
+enum AccessLogLine {
+    /// The line for `record` in `format`, newline included; nil when the format is `off`.
+    static func format(_ r: RequestRecord, as format: AccessLogFormat) -> String? {
+        let query = r.request.query.isEmpty ? "" : "?" + r.request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let ms = (r.elapsedMs * 10).rounded() / 10
+        switch format {
+        case .text:
+            let outcome = r.fault.map { "fault:\($0.rawValue)" } ?? String(r.status)
+            let target = r.routeID.map { "\($0) [\(r.variant ?? "-")]" } ?? "-"
+            return "\(r.request.method) \(r.request.path)\(query) \(outcome) \(target) \(ms) ms\n"
+        case .json:
+            var members: [(key: String, value: JSONValue)] = [
+                ("method", .string(r.request.method)), ("path", .string(r.request.path + query)),
+                ("route", r.routeID.map { .string($0) } ?? .null), ("variant", r.variant.map { .string($0) } ?? .null),
+                ("status", .number(Double(r.status))), ("ms", .number(ms)),
+            ]
+            if let fault = r.fault { members.append(("fault", .string(fault.rawValue))) }
+            if r.delayMs > 0 { members.append(("delayMs", .number(Double(r.delayMs)))) }
+            return JSONValue.object(members).serialized() + "\n"
+        case .off:
+            return nil
+        }
+    }
+}

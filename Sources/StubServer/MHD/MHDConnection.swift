@@ -1,0 +1,70 @@
+internal import CMicroHTTPD
+
+/// One libmicrohttpd connection, as the bridge drives it: queue a response, suspend, resume, and
+/// look up request values. Valid from the first access-handler call to the completion callback.
+struct MHDConnection: @unchecked Sendable {
+    // @unchecked: libmicrohttpd allows `resume` from any thread, which is why a handle crosses to
+    // the timer thread; every other call here is made on the connection's own polling thread.
+    let pointer: OpaquePointer
+
+    /// Queues `response` with `status`; false when libmicrohttpd refuses (the connection then closes).
+    func queue(status: Int, _ response: MHDResponse) -> Bool {
+        MHD_queue_response(pointer, UInt32(status), response.pointer) == .YES
+    }
+
+    /// Stops processing this connection until `resume`; needs MHD_ALLOW_SUSPEND_RESUME.
+    func suspend() {
+        MHD_suspend_connection(pointer)
+    }
+
+    /// Lets libmicrohttpd call the handler again; any thread may call it.
+    func resume() {
+        MHD_resume_connection(pointer)
+    }
+
+    /// The first value of a request header, compared case-insensitively.
+    func header(_ name: String) -> String? {
+        let found = lookup(.HEADER_KIND, name)
+        return found.present ? found.value.map { String(cString: $0) } ?? "" : nil
+    }
+
+    /// The first value of a query parameter (percent-decoded by libmicrohttpd), compared exactly;
+    /// "" for a parameter given without `=`.
+    func queryValue(_ name: String) -> String? {
+        // MHD's own lookup ignores case; it is only the fast way to learn that the name is absent.
+        guard lookup(.GET_ARGUMENT_KIND, name).present else { return nil }
+        return values(.GET_ARGUMENT_KIND).first { $0.name == name }?.value
+    }
+
+    /// Every header in the order received.
+    func headers() -> [(name: String, value: String)] { values(.HEADER_KIND) }
+
+    /// Every query parameter in the order received.
+    func queryParameters() -> [(name: String, value: String)] { values(.GET_ARGUMENT_KIND) }
+
+    /// The client socket, for faults that act below HTTP.
+    var socket: Int32? {
+        let fd = CMHD_connection_fd(pointer)
+        return fd < 0 ? nil : fd
+    }
+
+    /// Whether the name is present, and its value (nil for a query parameter without `=`).
+    private func lookup(_ kind: MHD_ValueKind, _ name: String) -> (present: Bool, value: UnsafePointer<CChar>?) {
+        var value: UnsafePointer<CChar>?
+        var size = 0
+        let found = MHD_lookup_connection_value_n(pointer, kind, name, name.utf8.count, &value, &size)
+        return (found == .YES, value)
+    }
+
+    private func values(_ kind: MHD_ValueKind) -> [(name: String, value: String)] {
+        let collector = PairCollector()
+        // Unretained: MHD_get_connection_values calls back synchronously, before `collector` goes.
+        _ = MHD_get_connection_values(pointer, kind, stubdCollectPair, Unmanaged.passUnretained(collector).toOpaque())
+        return collector.pairs
+    }
+}
+
+/// Collects name/value pairs from `MHD_get_connection_values`.
+final class PairCollector {
+    var pairs: [(name: String, value: String)] = []
+}

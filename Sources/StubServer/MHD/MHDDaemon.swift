@@ -1,0 +1,41 @@
+internal import CMicroHTTPD
+import StubCore
+
+/// Owns one running libmicrohttpd daemon: started over a bound socket, stopped once.
+final class MHDDaemon: @unchecked Sendable {
+    // @unchecked: `pointer` is written only by `stop`, which `StubServer` calls under its own lock.
+    private var pointer: OpaquePointer?
+
+    /// Starts serving `socket` with epoll polling threads and suspend/resume. `bridge` is handed to
+    /// libmicrohttpd unretained: the caller keeps it alive until `stop` returns.
+    init(socket: ListenSocket, configuration: StubServerConfiguration, bridge: RequestBridge) throws(StubServerError) {
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_TURBO.rawValue
+        if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        var options = [
+            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
+        ]
+        if configuration.pollingThreads > 1 {
+            options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.pollingThreads, ptr_value: nil))
+        }
+        options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+        let cls = Unmanaged.passUnretained(bridge).toOpaque()
+        pointer = options.withUnsafeMutableBufferPointer { buffer in
+            CMHD_start_daemon(UInt32(flags), 0, stubdAccessHandler, cls, stubdRequestCompleted, cls, buffer.baseAddress)
+        }
+        guard pointer != nil else { throw .daemonFailed }
+    }
+
+    /// Stops the daemon and closes the listening socket. Every suspended connection must have been
+    /// resumed and handled first (`SuspendedConnections.drain`): MHD aborts the process otherwise.
+    /// No MHD_quiesce_daemon: with a thread pool it races the workers over the listen socket's epoll
+    /// registration and panics.
+    func stop() {
+        guard let pointer else { return }
+        MHD_stop_daemon(pointer)
+        self.pointer = nil
+    }
+}

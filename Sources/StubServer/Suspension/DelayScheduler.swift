@@ -1,0 +1,163 @@
+import Glibc
+
+/// Calls `resume` for each handle when its deadline is up, from one thread with a min-heap of
+/// deadlines: ten thousand delayed requests cost heap entries, not threads. Generic over the handle
+/// so its tests run without libmicrohttpd; `SuspendedConnections` is its only user.
+final class DelayScheduler<Handle: Sendable>: @unchecked Sendable {
+    // @unchecked: `heap`, `nextTicket` and `running` are only touched with `mutex` held; the rest is immutable.
+    private struct Entry {
+        var deadline: UInt64
+        var ticket: UInt64
+        var handle: Handle
+    }
+
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private var heap: [Entry] = []
+    private var nextTicket: UInt64 = 0
+    private var running = true
+    private var thread: pthread_t?
+    private let resume: @Sendable (Handle) -> Void
+
+    /// Wake-ups are pushed this far past the earliest deadline so that one wake-up resumes every
+    /// connection due by then: libmicrohttpd walks its whole suspended list on each resume wake-up,
+    /// so resuming one connection at a time costs O(suspended) each. Never early, at most this late.
+    static var coalesceNs: UInt64 { 1_000_000 }
+
+    /// Starts the timer thread; `resume` is called on it (or on the caller of `resumeAll`).
+    init(resume: @escaping @Sendable (Handle) -> Void) throws(SystemCallError) {
+        self.resume = resume
+        pthread_mutex_init(&mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(&condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+        thread = try BackgroundThread.start { [self] in run() }
+    }
+
+    deinit {
+        pthread_cond_destroy(&condition)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// Resumes `handle` at `deadline` (monotonic ns). Returns a ticket for `resumeEarly`.
+    @discardableResult
+    func schedule(_ handle: Handle, at deadline: UInt64) -> UInt64 {
+        pthread_mutex_lock(&mutex)
+        let ticket = nextTicket
+        nextTicket &+= 1
+        heap.append(Entry(deadline: deadline, ticket: ticket, handle: handle))
+        siftUp(heap.count - 1)
+        let isEarliest = heap[0].ticket == ticket
+        pthread_mutex_unlock(&mutex)
+        if isEarliest { pthread_cond_signal(&condition) }
+        return ticket
+    }
+
+    /// Resumes the handle of `ticket` now if it is still waiting; false when it was already resumed.
+    func resumeEarly(_ ticket: UInt64) -> Bool {
+        pthread_mutex_lock(&mutex)
+        guard let index = heap.firstIndex(where: { $0.ticket == ticket }) else {
+            pthread_mutex_unlock(&mutex)
+            return false
+        }
+        let entry = heap.remove(at: index)
+        // Rare (deferred replies only): rebuilding the heap is simpler than a targeted repair.
+        for i in stride(from: heap.count / 2, through: 0, by: -1) { siftDown(i) }
+        pthread_mutex_unlock(&mutex)
+        resume(entry.handle)
+        return true
+    }
+
+    /// Resumes every waiting handle now (shutdown).
+    func resumeAll() {
+        pthread_mutex_lock(&mutex)
+        let all = heap
+        heap.removeAll()
+        pthread_mutex_unlock(&mutex)
+        for entry in all { resume(entry.handle) }
+    }
+
+    /// Number of handles waiting.
+    var pendingCount: Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return heap.count
+    }
+
+    /// Resumes what is waiting and stops the thread. Safe to call twice.
+    func shutdown() {
+        resumeAll()
+        pthread_mutex_lock(&mutex)
+        running = false
+        pthread_mutex_unlock(&mutex)
+        pthread_cond_signal(&condition)
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+    }
+
+    private func run() {
+        var due: [Handle] = []
+        pthread_mutex_lock(&mutex)
+        while running {
+            let now = MonotonicClock.now()
+            while let first = heap.first, first.deadline <= now {
+                due.append(popMin().handle)
+            }
+            if !due.isEmpty {
+                pthread_mutex_unlock(&mutex)
+                for handle in due { resume(handle) }
+                due.removeAll(keepingCapacity: true)
+                pthread_mutex_lock(&mutex)
+                continue
+            }
+            if let first = heap.first {
+                // Saturating: a deadline of UInt64.max waits for `resumeEarly` or shutdown.
+                let wake = first.deadline > UInt64.max - Self.coalesceNs ? UInt64.max : first.deadline + Self.coalesceNs
+                var ts = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
+                pthread_cond_timedwait(&condition, &mutex, &ts)
+            } else {
+                pthread_cond_wait(&condition, &mutex)
+            }
+        }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    private func less(_ a: Int, _ b: Int) -> Bool {
+        (heap[a].deadline, heap[a].ticket) < (heap[b].deadline, heap[b].ticket)
+    }
+
+    private func siftUp(_ index: Int) {
+        var i = index
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard less(i, parent) else { break }
+            heap.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    private func siftDown(_ index: Int) {
+        var i = index
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var smallest = i
+            if l < heap.count && less(l, smallest) { smallest = l }
+            if r < heap.count && less(r, smallest) { smallest = r }
+            if smallest == i { return }
+            heap.swapAt(i, smallest)
+            i = smallest
+        }
+    }
+
+    private func popMin() -> Entry {
+        let top = heap[0]
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            siftDown(0)
+        }
+        return top
+    }
+}
