@@ -27,21 +27,21 @@ extension RouteMatcher {
     }
 
     /// Route indices below the deepest node the path reaches, then below its ancestors, until
-    /// there are enough.
+    /// there are enough. Depth first, so routes come from whole nearby subtrees rather than from a
+    /// wide level of folders that hold none.
     func candidates(near segments: [Substring]) -> [Int] {
         var start = deepestNode(for: segments)
         var found: [Int] = []
         var seen: Set<Int> = []
         var visited = 0
         while true {
-            var queue = [start], head = 0
-            while head < queue.count, found.count < RouteMatcher.nearMissCandidates, visited < RouteMatcher.nearMissVisitedNodes {
-                let node = nodes[queue[head]]
-                head += 1
+            var stack = [start]
+            while let at = stack.popLast(), found.count < RouteMatcher.nearMissCandidates, visited < RouteMatcher.nearMissVisitedNodes {
+                let node = nodes[at]
                 visited += 1
                 for endpoint in node.endpoints where seen.insert(endpoint.route).inserted { found.append(endpoint.route) }
-                queue.append(contentsOf: node.literalOrder)
-                if let parameter = node.parameter { queue.append(parameter) }
+                if let parameter = node.parameter { stack.append(parameter) }
+                stack.append(contentsOf: node.literalOrder.reversed())
             }
             guard found.count < RouteMatcher.nearMissCandidates, visited < RouteMatcher.nearMissVisitedNodes,
                   let parent = nodes[start].parent else { return found }

@@ -1,0 +1,126 @@
+import Foundation
+import StubCore
+@testable import StubServer
+import Testing
+
+/// `SuspendedConnections` without libmicrohttpd: a fake event loop stands in for MHD. Like MHD, it
+/// runs a resumed connection again on its own thread (calling `didResume`), never inside `resume`.
+final class FakeEventLoop: @unchecked Sendable {
+    // @unchecked: every mutable field is behind a `Locked`.
+    let marks = Locked<[Int: SuspensionMark]>([:])
+    let resumed = Locked<[Int: Int]>([:])
+    let queue = Locked<[Int]>([])
+    let running = Locked(true)
+    private var thread: pthread_t?
+    var owner: SuspendedConnections<Int>!
+
+    init() throws {
+        owner = try SuspendedConnections<Int> { [unowned self] handle in
+            // Resume only flags the connection, as MHD does; the loop thread runs it later.
+            queue.withLock { $0.append(handle) }
+        }
+        thread = try BackgroundThread.start { [self] in
+            while running.withLock({ $0 }) || !queue.withLock({ $0.isEmpty }) {
+                let due = queue.withLock { q -> [Int] in defer { q.removeAll() }; return q }
+                for handle in due {
+                    marks.withLock { owner.didResume(&$0[handle, default: SuspensionMark()]) }
+                    resumed.withLock { $0[handle, default: 0] += 1 }
+                }
+                if due.isEmpty { usleep(200) }
+            }
+        }
+    }
+
+    /// Suspends `handle` until `deadline`, as the access handler does; false when refused.
+    func suspend(_ handle: Int, until deadline: UInt64) -> Bool {
+        marks.withLock { marks in
+            var mark = SuspensionMark()
+            let ticket = owner.suspend(handle, mark: &mark, until: deadline) { _ in }
+            marks[handle] = mark
+            return ticket != nil
+        }
+    }
+
+    func stop() {
+        running.withLock { $0 = false }
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+        owner.shutdown()
+    }
+}
+
+@Suite struct SuspendedConnectionsTests {
+    static func ms(_ n: UInt64) -> UInt64 { MonotonicClock.now() + n * 1_000_000 }
+
+    @Test func resumesEachConnectionOnceWhenItsDeadlineIsUp() throws {
+        let loop = try FakeEventLoop()
+        defer { loop.stop() }
+        for handle in 0..<200 { #expect(loop.suspend(handle, until: Self.ms(UInt64(handle % 20)))) }
+        let deadline = Self.ms(5000)
+        while loop.owner.count > 0 && MonotonicClock.now() < deadline { usleep(1000) }
+        #expect(loop.owner.count == 0)
+        #expect(loop.resumed.withLock { $0 }.values.allSatisfy { $0 == 1 })
+        #expect(loop.resumed.withLock { $0.count } == 200)
+    }
+
+    @Test func stopWhileThousandsAreSuspendedResumesThemAllAndRefusesNewOnes() throws {
+        let loop = try FakeEventLoop()
+        defer { loop.stop() }
+        for handle in 0..<5000 { #expect(loop.suspend(handle, until: Self.ms(3_600_000))) }
+        #expect(loop.owner.count == 5000)
+        #expect(loop.owner.drain(timeoutMs: 5000))
+        #expect(loop.owner.count == 0)
+        #expect(loop.resumed.withLock { $0.count } == 5000)
+        #expect(loop.resumed.withLock { $0 }.values.allSatisfy { $0 == 1 })
+        #expect(loop.owner.isStopping)
+        #expect(!loop.suspend(9999, until: Self.ms(1)))
+        #expect(loop.owner.count == 0)
+    }
+
+    @Test func resumesRacingWithStopLeaveNothingSuspended() async throws {
+        let loop = try FakeEventLoop()
+        defer { loop.stop() }
+        let accepted = Locked(0)
+        // Four threads keep suspending while the drain runs: deadlines that fall due at once race
+        // the timer against the drain, hour-long ones are resumed by the drain alone.
+        let threads = try (0..<4).map { worker in
+            try BackgroundThread.start {
+                for i in 0..<2000 {
+                    if loop.suspend(worker * 10_000 + i, until: Self.ms(i % 3 == 2 ? 3_600_000 : UInt64(i % 3))) { accepted.withLock { $0 += 1 } }
+                }
+            }
+        }
+        usleep(2000)
+        #expect(loop.owner.drain(timeoutMs: 5000))
+        for thread in threads { pthread_join(thread, nil) }
+        // Suspends that lost the race were refused; every accepted one was resumed exactly once.
+        let deadline = Self.ms(5000)
+        while loop.resumed.withLock({ $0.count }) < accepted.withLock({ $0 }) && MonotonicClock.now() < deadline { usleep(1000) }
+        #expect(loop.owner.count == 0)
+        #expect(loop.resumed.withLock { $0.count } == accepted.withLock { $0 })
+        #expect(loop.resumed.withLock { $0 }.values.allSatisfy { $0 == 1 })
+    }
+
+    @Test func resumeEarlyWakesAWaitingConnectionOnce() throws {
+        let loop = try FakeEventLoop()
+        defer { loop.stop() }
+        var mark = SuspensionMark()
+        let ticket = try #require(loop.owner.suspend(7, mark: &mark, until: .max) { _ in })
+        loop.marks.withLock { $0[7] = mark }
+        #expect(loop.owner.resumeEarly(ticket))
+        #expect(!loop.owner.resumeEarly(ticket))
+        let deadline = Self.ms(2000)
+        while loop.owner.count > 0 && MonotonicClock.now() < deadline { usleep(1000) }
+        #expect(loop.owner.count == 0)
+        #expect(loop.resumed.withLock { $0[7] } == 1)
+    }
+
+    @Test func didResumeWithoutASuspendChangesNothing() throws {
+        let loop = try FakeEventLoop()
+        defer { loop.stop() }
+        var mark = SuspensionMark()
+        loop.owner.didResume(&mark)
+        #expect(loop.owner.count == 0)
+        #expect(!mark.isSuspended)
+    }
+}
