@@ -53,6 +53,8 @@ public final class StubControl: OverrideSource, @unchecked Sendable {
     /// only when `advance` is true (a request that picks its own variant does not use up a step).
     public func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision? {
         state.withLock { s -> OverrideDecision? in
+            // Most requests come with no override anywhere: skip hashing the session and route.
+            guard !s.overrides.isEmpty else { return nil }
             let key = StubControl.key(session)
             guard var o = s.overrides[key]?[routeID] else { return nil }
             var decision = OverrideDecision(variant: o.variant, delay: o.delay, fault: o.fault, throttleBytesPerSecond: o.throttleBytesPerSecond)

@@ -60,20 +60,20 @@ public struct RouteMatcher: Sendable {
 
     /// Matches a method and a decoded path.
     public func match(method: String, path: String) -> Match {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let rest = Substring(path)
         func route(for method: String) -> Int? {
             var found: Int?
-            _ = visit(0, segments[...]) { node in
+            _ = visit(0, rest) { node in
                 found = node.endpoints.first { $0.method == method }?.route
                 return found != nil
             }
             return found
         }
         if let index = route(for: method) ?? (method == "HEAD" ? route(for: "GET") : nil) {
-            return .route(index: index, parameters: parameters(of: index, in: segments))
+            return .route(index: index, parameters: parameters(of: index, in: path))
         }
         var allowed: Set<String> = []
-        _ = visit(0, segments[...]) { node in
+        _ = visit(0, rest) { node in
             for endpoint in node.endpoints { allowed.insert(endpoint.method) }
             return false
         }
@@ -84,16 +84,27 @@ public struct RouteMatcher: Sendable {
 
     /// Depth-first over the nodes that match `rest`, literal children before the parameter child,
     /// so end nodes are met from the most specific template to the least. Stops when `accept` says so.
-    private func visit(_ at: Int, _ rest: ArraySlice<Substring>, _ accept: (Node) -> Bool) -> Bool {
-        guard let segment = rest.first else { return !nodes[at].endpoints.isEmpty && accept(nodes[at]) }
-        if let literal = nodes[at].literals[segment], visit(literal, rest.dropFirst(), accept) { return true }
-        if let parameter = nodes[at].parameter, visit(parameter, rest.dropFirst(), accept) { return true }
+    /// Segments are slices of the request's path: nothing is copied.
+    private func visit(_ at: Int, _ rest: Substring, _ accept: (Node) -> Bool) -> Bool {
+        guard let (segment, after) = RouteMatcher.nextSegment(rest) else { return !nodes[at].endpoints.isEmpty && accept(nodes[at]) }
+        if let literal = nodes[at].literals[segment], visit(literal, after, accept) { return true }
+        if let parameter = nodes[at].parameter, visit(parameter, after, accept) { return true }
         return false
     }
 
-    private func parameters(of route: Int, in segments: [Substring]) -> [String: String] {
+    /// The first non-empty segment of `path` and what follows it; nil when none is left.
+    static func nextSegment(_ path: Substring) -> (segment: Substring, rest: Substring)? {
+        let utf8 = path.utf8
+        let slash = UInt8(ascii: "/")
+        guard let start = utf8.firstIndex(where: { $0 != slash }) else { return nil }
+        let end = utf8[start...].firstIndex(of: slash) ?? utf8.endIndex
+        return (path[start..<end], path[end...])
+    }
+
+    private func parameters(of route: Int, in path: String) -> [String: String] {
+        guard templates[route].segments.contains(where: { if case .parameter = $0 { return true } else { return false } }) else { return [:] }
         var captured: [String: String] = [:]
-        for (segment, actual) in zip(templates[route].segments, segments) {
+        for (segment, actual) in zip(templates[route].segments, path.split(separator: "/")) {
             if case .parameter(let name) = segment { captured[name] = String(actual) }
         }
         return captured

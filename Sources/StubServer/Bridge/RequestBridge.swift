@@ -52,9 +52,8 @@ final class RequestBridge: Sendable {
     }
 
     private func start(_ connection: MHDConnection, _ context: RequestContext) -> Outcome {
-        guard let head = context.head else { return .close }
         let prepared = store.current
-        let plan = responder.respond(to: head, catalog: prepared.catalog)
+        let plan = responder.respond(to: context, catalog: prepared.catalog)
         context.plan = plan
         context.prepared = prepared
         if case .deferred(let work) = plan.response { return deferReply(work, connection, context) }
@@ -123,9 +122,9 @@ final class RequestBridge: Sendable {
     }
 
     private func complete(_ context: RequestContext, status: Int, fault: Fault?) {
-        guard let plan = context.plan, let head = context.head else { return }
+        guard let plan = context.plan else { return }
         let elapsedMs = Double(MonotonicClock.now() - context.startNs) / 1_000_000
-        responder.completed(plan, request: head, status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen)
+        responder.completed(plan, request: context, status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen)
     }
 
     /// Resumes every suspended connection (they close) and waits, bounded, until libmicrohttpd has

@@ -1,6 +1,8 @@
 import StubCore
 
 /// Per-request state kept in libmicrohttpd's `con_cls` from the first handler call to completion.
+/// It is also the request the core reads (`RequestContext+RequestHead.swift`): one allocation per
+/// request holds both.
 final class RequestContext {
     enum Phase {
         /// Headers (and maybe body) are arriving.
@@ -19,7 +21,10 @@ final class RequestContext {
     var phase = Phase.receiving
     var body: [UInt8] = []
     var bodyBytesSeen = 0
-    var head: MHDRequestHead?
+    /// Set when the request is complete, before the bridge sees it.
+    private(set) var connection: MHDConnection?
+    private(set) var method = "GET"
+    private(set) var path = "/"
     var plan: ResponsePlan?
     var prepared: PreparedCatalog?
     /// Set through `SuspendedConnections` only.
@@ -30,6 +35,13 @@ final class RequestContext {
 
     init(startNs: UInt64) {
         self.startNs = startNs
+    }
+
+    /// Records the request line once the whole request has arrived.
+    func received(on connection: MHDConnection, method: String, path: String) {
+        self.connection = connection
+        self.method = RequestMethod.normalized(method)
+        self.path = path
     }
 
     /// Keeps up to `Limits.requestBodyBytes` of the body for `when` conditions and the journal.

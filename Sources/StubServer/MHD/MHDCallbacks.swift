@@ -30,10 +30,8 @@ func stubdAccessHandler(
         return .YES
     }
     let handle = MHDConnection(pointer: connection)
-    if context.head == nil {
-        let verb = method.map { String(cString: $0) } ?? "GET"
-        context.head = MHDRequestHead(connection: handle, method: RequestMethod.normalized(verb),
-                                      path: url.map { String(cString: $0) } ?? "/", body: context.body)
+    if context.connection == nil {
+        context.received(on: handle, method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/")
     }
     let bridge = Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue()
     return bridge.handle(handle, context) == .proceed ? .YES : .NO
@@ -50,13 +48,13 @@ func stubdRequestCompleted(
     if let cls { Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue().completed(context) }
 }
 
-/// Iterator for `MHD_get_connection_values`: appends each pair to a `PairCollector`.
+/// Iterator for `MHD_get_connection_values`: appends each pair to the array `cls` points at.
 func stubdCollectPair(
     _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
-    let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
-    collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+    let pairs = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
+    pairs.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
     return .YES
 }
 

@@ -57,14 +57,9 @@ struct MHDConnection: @unchecked Sendable {
     }
 
     private func values(_ kind: MHD_ValueKind) -> [(name: String, value: String)] {
-        let collector = PairCollector()
-        // Unretained: MHD_get_connection_values calls back synchronously, before `collector` goes.
-        _ = MHD_get_connection_values(pointer, kind, stubdCollectPair, Unmanaged.passUnretained(collector).toOpaque())
-        return collector.pairs
+        var pairs: [(name: String, value: String)] = []
+        // MHD_get_connection_values calls back synchronously, while `pairs` is in scope.
+        withUnsafeMutablePointer(to: &pairs) { _ = MHD_get_connection_values(pointer, kind, stubdCollectPair, $0) }
+        return pairs
     }
-}
-
-/// Collects name/value pairs from `MHD_get_connection_values`.
-final class PairCollector {
-    var pairs: [(name: String, value: String)] = []
 }
