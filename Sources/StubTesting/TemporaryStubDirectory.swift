@@ -10,7 +10,7 @@ import Foundation
 /// ])
 /// let server = try StubServer(stubsAt: stubs.url, port: 0)
 /// ```
-public final class TemporaryStubDirectory: @unchecked Sendable {
+public final class TemporaryStubDirectory: Sendable {
     /// The directory's location, under the system's temporary directory.
     public let url: URL
 

@@ -6,9 +6,9 @@ import Foundation
 
 /// The admin API under `/__stubd/`: health, routes and overrides, the request journal, reset and
 /// reload. A pure function of a request: the transport hands requests in and sends the reply.
-public struct AdminAPI: Sendable {
+package struct AdminAPI: Sendable {
     /// Every endpoint as `METHOD /path`; docs/admin-api.json must describe exactly these.
-    public static let endpoints = [
+    package static let endpoints = [
         "GET /__stubd/health", "GET /__stubd/routes", "DELETE /__stubd/routes",
         "GET /__stubd/routes/{route}", "PUT /__stubd/routes/{route}", "DELETE /__stubd/routes/{route}",
         "GET /__stubd/requests", "DELETE /__stubd/requests", "GET /__stubd/requests/count",
@@ -22,7 +22,7 @@ public struct AdminAPI: Sendable {
 
     /// Makes the API over a control and a host; with a `token`, every call but health needs
     /// `Authorization: Bearer <token>`.
-    public init(control: StubControl, host: any AdminHost, token: String?, version: String) {
+    package init(control: StubControl, host: any AdminHost, token: String?, version: String) {
         self.control = control
         self.host = host
         self.token = token
@@ -31,7 +31,7 @@ public struct AdminAPI: Sendable {
 
     /// The response to one admin request: a reload is deferred, so that reading a large stub
     /// directory holds no thread that serves requests; every other call is answered at once.
-    public func respond(to request: StubRequest, session: String?) -> ResponsePlan.Response {
+    package func respond(to request: StubRequest, session: String?) -> ResponsePlan.Response {
         if request.method == "POST", PathTemplate.split(request.path) == ["__stubd", "reload"], token == nil || authorized(request) {
             return .deferred(DeferredReply { self.reload() })
         }
@@ -43,7 +43,7 @@ public struct AdminAPI: Sendable {
     }
 
     /// Answers one admin request. `session` scopes overrides and the journal.
-    public func handle(_ request: StubRequest, session: String?) -> Reply {
+    package func handle(_ request: StubRequest, session: String?) -> Reply {
         let path = String(request.path.dropFirst(Limits.adminPrefix.count - 1))
         let parts = PathTemplate.split(path)
         if parts == ["health"] { return request.method == "GET" || request.method == "HEAD" ? health() : notAllowed(["GET"]) }

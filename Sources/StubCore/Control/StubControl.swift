@@ -7,7 +7,7 @@ import Foundation
 /// What tests steer at run time: per-route overrides and sequences, and the request journal,
 /// each scoped by session (`X-Stub-Session`; nil is the global scope). The admin API and the
 /// Swift API on `StubServer` both call this one implementation.
-public final class StubControl: OverrideSource, @unchecked Sendable {
+public final class StubControl: OverrideSource, Sendable {
     private struct State {
         var overrides: [String: [String: RouteOverride]] = [:]  // session key → route id → override
         var journal: RequestJournal
@@ -51,7 +51,7 @@ public final class StubControl: OverrideSource, @unchecked Sendable {
 
     /// For the planner: the next sequence step, else the sticky override. Advances the sequence
     /// only when `advance` is true (a request that picks its own variant does not use up a step).
-    public func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision? {
+    package func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision? {
         state.withLock { s -> OverrideDecision? in
             // Most requests come with no override anywhere: skip hashing the session and route.
             guard !s.overrides.isEmpty else { return nil }

@@ -1,7 +1,7 @@
 /// Edit distance, for "did you mean" hints and 404 near misses.
-public enum StringDistance {
+enum StringDistance {
     /// Levenshtein distance between two strings, by Unicode scalar.
-    public static func levenshtein(_ a: String, _ b: String) -> Int {
+    static func levenshtein(_ a: String, _ b: String) -> Int {
         levenshtein(Array(a.unicodeScalars), Array(b.unicodeScalars))
     }
 
@@ -22,7 +22,7 @@ public enum StringDistance {
     }
 
     /// The candidate within a third of the word's length in edits, if any.
-    public static func closest(to word: String, in candidates: [String]) -> String? {
+    static func closest(to word: String, in candidates: [String]) -> String? {
         let limit = Swift.max(1, word.count / 3)
         return candidates.map { ($0, levenshtein(word.lowercased(), $0.lowercased())) }
             .filter { $0.1 <= limit }

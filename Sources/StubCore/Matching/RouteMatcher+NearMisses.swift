@@ -10,7 +10,7 @@ extension RouteMatcher {
     static let nearMissVisitedNodes = 2048
 
     /// Up to `limit` routes closest to the request, closest first.
-    public func nearMisses(method: String, path: String, in routes: [Route], limit: Int = 3) -> [Route] {
+    package func nearMisses(method: String, path: String, in routes: [Route], limit: Int = 3) -> [Route] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         let cap = RouteMatcher.nearMissComparedBytes
         let wanted = Array(("\(method) /" + segments.prefix(cap).joined(separator: "/")).utf8.prefix(cap))

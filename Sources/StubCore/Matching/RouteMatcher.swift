@@ -3,9 +3,9 @@
 /// Built once per catalog as a tree of path segments (a literal child per distinct segment, one
 /// parameter child), so a lookup costs the depth of the path, not the number of routes, and reads
 /// the request's path in place without copying its segments.
-public struct RouteMatcher: Sendable {
+package struct RouteMatcher: Sendable {
     /// What matching a request found.
-    public enum Match: Sendable, Equatable {
+    package enum Match: Sendable, Equatable {
         /// A route, with its captured path parameters.
         case route(index: Int, parameters: [String: String])
         /// The path exists, but not for this method; `allowed` lists the methods that do.
@@ -33,7 +33,7 @@ public struct RouteMatcher: Sendable {
     let templates: [PathTemplate]
 
     /// Indexes routes by their templates.
-    public init(routes: [Route]) {
+    package init(routes: [Route]) {
         var nodes = [Node()]
         for (index, route) in routes.enumerated() {
             var at = 0
@@ -59,7 +59,7 @@ public struct RouteMatcher: Sendable {
     }
 
     /// Matches a method and a decoded path.
-    public func match(method: String, path: String) -> Match {
+    package func match(method: String, path: String) -> Match {
         let rest = Substring(path)
         func route(for method: String) -> Int? {
             var found: Int?

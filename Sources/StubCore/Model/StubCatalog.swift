@@ -13,7 +13,7 @@ public final class StubCatalog: Sendable {
     /// When this snapshot was loaded.
     public let loadedAt: Date
     /// Finds routes for a request; built once per catalog.
-    public let matcher: RouteMatcher
+    package let matcher: RouteMatcher
     /// The key of each route's first variant in the flat list of all variants (route order, then
     /// variant order), where the transport keeps one prepared response per variant.
     private let firstVariantKey: [Int]

@@ -1,18 +1,18 @@
 /// What an admin override says for one request to a route.
-public struct OverrideDecision: Sendable, Equatable {
+package struct OverrideDecision: Sendable, Equatable {
     /// A variant to serve, from a sticky override or a sequence step.
-    public var variant: String?
+    package var variant: String?
     /// True when `variant` is a sequence step.
-    public var fromSequence: Bool
+    package var fromSequence: Bool
     /// A delay that beats the stub files.
-    public var delay: DelaySpec?
+    package var delay: DelaySpec?
     /// A fault that beats the stub files.
-    public var fault: Fault?
+    package var fault: Fault?
     /// A body rate that beats the stub files.
-    public var throttleBytesPerSecond: Int?
+    package var throttleBytesPerSecond: Int?
 
     /// Makes a decision.
-    public init(variant: String? = nil, fromSequence: Bool = false, delay: DelaySpec? = nil, fault: Fault? = nil,
+    package init(variant: String? = nil, fromSequence: Bool = false, delay: DelaySpec? = nil, fault: Fault? = nil,
                 throttleBytesPerSecond: Int? = nil) {
         self.variant = variant
         self.fromSequence = fromSequence
@@ -23,7 +23,7 @@ public struct OverrideDecision: Sendable, Equatable {
 }
 
 /// Where the planner asks for admin overrides; asking may advance a sequence.
-public protocol OverrideSource: Sendable {
+package protocol OverrideSource: Sendable {
     /// The override for the next request to `routeID` in `session` (nil = global scope);
     /// `advance` is false when the request picked its own variant, so no sequence step is used.
     func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision?

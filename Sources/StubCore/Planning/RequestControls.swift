@@ -1,22 +1,22 @@
 /// Per-request controls a test puts on a request: `X-Stub-Variant`, `X-Stub-Delay`, `X-Stub-Fault`
 /// headers or `__variant`, `__delay`, `__fault` query parameters (header wins), and the same for
 /// `X-Stub-Throttle` / `__throttle`.
-public struct RequestControls: Sendable, Equatable {
+package struct RequestControls: Sendable, Equatable {
     /// The query parameters that carry controls; they are removed before matching and journaling.
-    public static let queryNames = ["__variant", "__delay", "__fault", "__throttle"]
+    package static let queryNames = ["__variant", "__delay", "__fault", "__throttle"]
 
     /// A variant name to serve.
-    public var variant: String?
+    package var variant: String?
     /// A delay in milliseconds that beats every file setting.
-    public var delayMs: Int?
+    package var delayMs: Int?
     /// A fault to serve.
-    public var fault: Fault?
+    package var fault: Fault?
     /// Bytes per second to send the body at.
-    public var throttleBytesPerSecond: Int?
+    package var throttleBytesPerSecond: Int?
 
     /// Reads the controls by lookup; a malformed control is a 400 reply, never ignored. The control
     /// query parameters are left out of the request's journal copy (`RequestHead.snapshot()`).
-    public static func read(from request: any RequestHead) -> Result<RequestControls, ReplyFailure> {
+    package static func read(from request: any RequestHead) -> Result<RequestControls, ReplyFailure> {
         var controls = RequestControls()
         func value(header: String, query: String) -> String? {
             request.header(header) ?? request.queryValue(query)
@@ -45,12 +45,12 @@ public struct RequestControls: Sendable, Equatable {
 }
 
 /// A request that cannot be served as asked, carrying the reply that explains why.
-public struct ReplyFailure: Error, Sendable {
+package struct ReplyFailure: Error, Sendable {
     /// The explaining reply.
-    public var reply: Reply
+    package var reply: Reply
 
     /// Wraps a reply.
-    public init(_ reply: Reply) { self.reply = reply }
+    package init(_ reply: Reply) { self.reply = reply }
 }
 
 extension String {

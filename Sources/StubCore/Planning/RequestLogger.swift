@@ -1,5 +1,5 @@
 /// Where finished requests go besides the journal: the transport's access log.
-public protocol RequestLogger: Sendable {
+package protocol RequestLogger: Sendable {
     /// Takes one finished request; called on the thread that served it.
     func log(_ record: RequestRecord)
 }

@@ -1,8 +1,8 @@
 /// What the transport should do for one request: which prepared response or reply, after what
 /// delay, or which fault; and whether the request is journaled.
-public struct ResponsePlan: Sendable {
+package struct ResponsePlan: Sendable {
     /// The response to send.
-    public enum Response: Sendable {
+    package enum Response: Sendable {
         /// A variant prepared at load time; `key` indexes the catalog's flat list of variants
         /// (`StubCatalog.variantKey(route:variant:)`), where the transport keeps its prepared bytes.
         case variant(Variant, key: Int)
@@ -13,7 +13,7 @@ public struct ResponsePlan: Sendable {
     }
 
     /// Why a variant was chosen, for the access log and the journal.
-    public enum Selection: String, Sendable {
+    package enum Selection: String, Sendable {
         /// `X-Stub-Variant` or `__variant` on the request.
         case request
         /// The next step of an admin sequence.
@@ -27,43 +27,43 @@ public struct ResponsePlan: Sendable {
     }
 
     /// The response.
-    public var response: Response
+    package var response: Response
     /// The status that will be sent (0 when a fault sends none; 0 for a deferred reply until made).
-    public var status: Int
+    package var status: Int
     /// Milliseconds to wait before responding or faulting.
-    public var delayMs: Int = 0
+    package var delayMs: Int = 0
     /// A fault to serve instead of the response.
-    public var fault: Fault?
+    package var fault: Fault?
     /// When set, the body is sent at this many bytes per second.
-    public var throttleBytesPerSecond: Int?
+    package var throttleBytesPerSecond: Int?
     /// The body rendered for this request, for a templated variant; nil sends the prepared body.
-    public var renderedBody: [UInt8]?
+    package var renderedBody: [UInt8]?
     /// The matched route's id, if any.
-    public var routeID: String?
+    package var routeID: String?
     /// The chosen variant's name, if any.
-    public var variantName: String?
+    package var variantName: String?
     /// How the variant was chosen.
-    public var selection: Selection?
+    package var selection: Selection?
     /// The `X-Stub-Session` the request carried.
-    public var session: String?
+    package var session: String?
     /// False for admin calls, which the journal leaves out.
-    public var journaled = true
+    package var journaled = true
 
     /// Makes a plan that sends `response`.
-    public init(response: Response, status: Int) {
+    package init(response: Response, status: Int) {
         self.response = response
         self.status = status
     }
 
     /// A plan that sends a reply at once.
-    public static func reply(_ reply: Reply, routeID: String? = nil) -> ResponsePlan {
+    package static func reply(_ reply: Reply, routeID: String? = nil) -> ResponsePlan {
         var plan = ResponsePlan(response: .reply(reply), status: reply.status)
         plan.routeID = routeID
         return plan
     }
 
     /// The variant served, when the plan serves one.
-    public var variant: Variant? {
+    package var variant: Variant? {
         if case .variant(let variant, _) = response { return variant }
         return nil
     }
@@ -71,12 +71,12 @@ public struct ResponsePlan: Sendable {
 
 /// A reply made later, off the threads that serve requests: the transport runs `make` on a
 /// background thread and sends what it returns.
-public struct DeferredReply: Sendable {
+package struct DeferredReply: Sendable {
     /// Makes the reply; may take long.
-    public let make: @Sendable () -> Reply
+    package let make: @Sendable () -> Reply
 
     /// Wraps the work that makes the reply.
-    public init(_ make: @escaping @Sendable () -> Reply) {
+    package init(_ make: @escaping @Sendable () -> Reply) {
         self.make = make
     }
 }

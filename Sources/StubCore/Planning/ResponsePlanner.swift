@@ -4,17 +4,17 @@
 /// delay: request control > admin override > variant > route > service, plus the server-wide base delay;
 /// fault: request control > admin override > variant;
 /// throttle: request control > admin override > variant > route > service.
-public struct ResponsePlanner: Sendable {
+package struct ResponsePlanner: Sendable {
     /// Milliseconds added to every stub response (`--delay`).
-    public var baseDelayMs: Int
+    package var baseDelayMs: Int
 
     /// Makes a planner.
-    public init(baseDelayMs: Int = 0) {
+    package init(baseDelayMs: Int = 0) {
         self.baseDelayMs = baseDelayMs
     }
 
     /// Plans the response for a request held by the transport; values are read by lookup.
-    public func plan(_ request: any RequestHead, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil) -> ResponsePlan {
+    package func plan(_ request: any RequestHead, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil) -> ResponsePlan {
         let controls: RequestControls
         switch RequestControls.read(from: request) {
         case .success(let c): controls = c
@@ -53,7 +53,7 @@ public struct ResponsePlanner: Sendable {
 
     /// Plans the response for an in-memory request and strips its control query parameters, as the
     /// journal sees it.
-    public func plan(_ request: inout StubRequest, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil) -> ResponsePlan {
+    package func plan(_ request: inout StubRequest, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil) -> ResponsePlan {
         let plan = plan(request as any RequestHead, catalog: catalog, overrides: overrides, session: session)
         request.query.removeAll { RequestControls.queryNames.contains($0.name) }
         return plan

@@ -1,15 +1,15 @@
 /// The core's whole answer to one request, and the only entry point the transport calls: admin
 /// routing, the session header, the response plan, and afterwards what is journaled and logged.
 /// The transport only moves bytes, waits and breaks connections as the plan says.
-public final class StubResponder: Sendable {
+package final class StubResponder: Sendable {
     /// Overrides, sequences and the journal.
-    public let control: StubControl
+    package let control: StubControl
     let admin: AdminAPI?
     let planner: ResponsePlanner
     let logger: (any RequestLogger)?
 
     /// A responder; `admin` nil turns the admin API off, `logger` nil the access log.
-    public init(control: StubControl, admin: AdminAPI?, baseDelayMs: Int = 0, logger: (any RequestLogger)? = nil) {
+    package init(control: StubControl, admin: AdminAPI?, baseDelayMs: Int = 0, logger: (any RequestLogger)? = nil) {
         self.control = control
         self.admin = admin
         self.planner = ResponsePlanner(baseDelayMs: max(0, min(baseDelayMs, Limits.maxDurationMs)))
@@ -17,7 +17,7 @@ public final class StubResponder: Sendable {
     }
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
-    public func respond(to request: any RequestHead, catalog: StubCatalog) -> ResponsePlan {
+    package func respond(to request: any RequestHead, catalog: StubCatalog) -> ResponsePlan {
         let session = request.header(Limits.sessionHeader)
         var plan: ResponsePlan
         if let admin, request.path.hasPrefix(Limits.adminPrefix) {
@@ -33,7 +33,7 @@ public final class StubResponder: Sendable {
 
     /// Journals and logs a finished request. `status` is what was sent (0 for a fault),
     /// `bodyBytes` the body size received. Nothing is copied when neither the journal nor a logger takes it.
-    public func completed(_ plan: ResponsePlan, request: any RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int) {
+    package func completed(_ plan: ResponsePlan, request: any RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int) {
         let journals = plan.journaled && control.keepsJournal
         guard journals || logger != nil else { return }
         let record = RequestRecord(request: request.snapshot(), session: plan.session, routeID: plan.routeID, variant: plan.variantName,

@@ -1,7 +1,7 @@
 /// Decoding of `application/x-www-form-urlencoded` text and percent-escapes.
-public enum FormDecoding {
+package enum FormDecoding {
     /// Splits `a=1&b=x%20y` into decoded pairs; `+` means space, as browsers and Alamofire send it.
-    public static func pairs(_ text: String) -> [(name: String, value: String)] {
+    package static func pairs(_ text: String) -> [(name: String, value: String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { part in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = decode(String(pieces[0]), plusIsSpace: true)
@@ -11,7 +11,7 @@ public enum FormDecoding {
     }
 
     /// Percent-decodes `text`; malformed escapes are kept as written.
-    public static func decode(_ text: String, plusIsSpace: Bool) -> String {
+    package static func decode(_ text: String, plusIsSpace: Bool) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var it = Array(text.utf8)[...]

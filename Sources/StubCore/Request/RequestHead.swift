@@ -2,7 +2,7 @@
 /// query parameters that controls, `when` conditions and templates name, so a plain request costs
 /// no copy of every header. The whole request is copied once, in `snapshot()`, when the journal
 /// or the access log takes it.
-public protocol RequestHead {
+package protocol RequestHead {
     /// The method as received.
     var method: String { get }
     /// The decoded path, without the query.
@@ -21,7 +21,7 @@ public protocol RequestHead {
 
 extension RequestHead {
     /// The request as the journal keeps it: control query parameters removed, the method upper-cased.
-    public func snapshot() -> StubRequest {
+    package func snapshot() -> StubRequest {
         var query = allQueryParameters()
         query.removeAll { RequestControls.queryNames.contains($0.name) }
         return StubRequest(method: method, path: path, query: query, headers: allHeaders(), body: body)
@@ -30,7 +30,7 @@ extension RequestHead {
 
 extension StubRequest: RequestHead {
     /// Every query parameter in order.
-    public func allQueryParameters() -> [(name: String, value: String)] { query }
+    package func allQueryParameters() -> [(name: String, value: String)] { query }
     /// Every header in order.
-    public func allHeaders() -> [(name: String, value: String)] { headers }
+    package func allHeaders() -> [(name: String, value: String)] { headers }
 }

@@ -8,7 +8,7 @@ import StubCore
 
 /// A stub HTTP server over libmicrohttpd serving one stub directory. Start it in-process from a
 /// test on port 0 and read `port` / `baseURL`, or from the `stubd` command line.
-public final class StubServer: @unchecked Sendable {
+public final class StubServer: Sendable {
     /// The stub directory being served.
     public let stubsDirectory: URL
     /// The host bound.

@@ -39,8 +39,9 @@ public struct StubServerConfiguration: Sendable {
 
     /// Connections the process's file-descriptor limit allows, leaving room for files and the listener.
     public static func defaultConnectionLimit() -> Int {
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        var limit = rlimit(rlim_cur: 1024, rlim_max: 1024)
+        // Without an answer, assume the common default of 1,024.
+        _ = try? SystemCall.run("getrlimit") { getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) }
         let soft = limit.rlim_cur > 1 << 20 ? 65536 : Int(limit.rlim_cur)
         return max(16, min(soft - 64, 65536))
     }
@@ -48,8 +49,10 @@ public struct StubServerConfiguration: Sendable {
     /// Raises the soft file-descriptor limit to the hard limit (many concurrent delayed clients need it).
     public static func raiseFileLimit() {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        guard (try? SystemCall.run("getrlimit", { getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) })) != nil,
+              limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        // Best effort: without it, the connection limit follows the lower soft limit.
+        _ = try? SystemCall.run("setrlimit") { setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) }
     }
 }

@@ -1,21 +1,21 @@
 import Glibc
 
 /// A system call that failed: its name and errno, for messages people read.
-struct SystemCallError: Error, CustomStringConvertible {
+package struct SystemCallError: Error, CustomStringConvertible {
     /// The call, as the message names it (`bind 127.0.0.1:8080`, `pthread_create`).
-    let call: String
+    package let call: String
     /// The error number.
-    let errno: Int32
+    package let errno: Int32
 
-    var description: String { "\(call) failed: \(String(cString: strerror(errno)))" }
+    package var description: String { "\(call) failed: \(String(cString: strerror(errno)))" }
 }
 
 /// The one way system calls are made here: every result is checked, EINTR is retried, and a
 /// failure throws an error that names the call.
-enum SystemCall {
+package enum SystemCall {
     /// Runs a call that returns -1 and sets errno on failure.
     @discardableResult
-    static func run<Result: BinaryInteger>(_ name: @autoclosure () -> String, _ call: () -> Result) throws(SystemCallError) -> Result {
+    package static func run<Result: BinaryInteger>(_ name: @autoclosure () -> String, _ call: () -> Result) throws(SystemCallError) -> Result {
         while true {
             let result = call()
             if result != -1 { return result }
@@ -25,7 +25,7 @@ enum SystemCall {
     }
 
     /// Runs a pthread call, which returns the error number instead of setting errno.
-    static func pthread(_ name: @autoclosure () -> String, _ call: () -> Int32) throws(SystemCallError) {
+    package static func pthread(_ name: @autoclosure () -> String, _ call: () -> Int32) throws(SystemCallError) {
         let code = call()
         if code != 0 { throw SystemCallError(call: name(), errno: code) }
     }

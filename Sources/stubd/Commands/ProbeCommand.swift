@@ -46,21 +46,21 @@ struct ProbeTarget {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? SystemCall.run("socket", { socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) }) else { return nil }
         defer { close(fd) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
+        let size = socklen_t(MemoryLayout<timeval>.size)
         let request = Array("GET \(path) HTTP/1.0\r\nHost: \(host)\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else { return nil }
         var buffer = [UInt8](repeating: 0, count: 64)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard n > 12 else { return nil }
+        // Any failing call means no healthy answer: the probe only reports whether one came.
+        guard (try? SystemCall.run("setsockopt", { setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, size) })) != nil,
+              (try? SystemCall.run("setsockopt", { setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, size) })) != nil,
+              (try? SystemCall.run("connect", { withUnsafePointer(to: &address) {
+                  $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+              } })) != nil,
+              (try? SystemCall.run("send", { request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } })) == request.count,
+              let n = try? SystemCall.run("recv", { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }),
+              n > 12 else { return nil }
         // "HTTP/1.1 200 ..."
         return Int(String(decoding: buffer[9..<12], as: UTF8.self))
     }

@@ -98,7 +98,12 @@ enum ServeCommand {
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        do {
+            try SystemCall.pthread("pthread_sigmask") { pthread_sigmask(SIG_BLOCK, &signals, nil) }
+        } catch {
+            StubdCommand.printError("stubd: \(error)")
+            return 1
+        }
         signal(SIGPIPE, SIG_IGN)
         StubServerConfiguration.raiseFileLimit()
         var configuration = options.configuration
@@ -125,7 +130,8 @@ enum ServeCommand {
         let routes = server.catalog.routes.count
         StandardStreams.write("stubd \(StubdVersion.current) serving \(options.stubs) (\(routes) routes) on \(server.baseURL.absoluteString)\n", to: STDOUT_FILENO)
         var received: Int32 = 0
-        sigwait(&signals, &received)
+        // sigwait returns its error instead of setting errno; with a valid set it does not fail.
+        while (try? SystemCall.pthread("sigwait", { sigwait(&signals, &received) })) == nil {}
         server.stop()
         StubdCommand.printError("stubd: stopped (\(received == SIGINT ? "SIGINT" : "SIGTERM"))")
         return 0
