@@ -6,11 +6,13 @@ import Foundation
 
 /// Loads one route folder: route.json plus its body files.
 struct RouteLoader {
-    let root: URL
+    let root: String
     let folder: String
     let service: String?
     let defaults: ServiceDefaults
     let log: ProblemLog
+    /// The folder's entries, listed by whoever found the folder.
+    let entries: [StubFiles.Entry]
 
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
     static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description"]
@@ -114,10 +116,11 @@ struct RouteLoader {
     /// Body files by variant name. Misnamed files are problems, not silently skipped.
     private func bodyFiles() -> [String: BodyFile] {
         var files: [String: BodyFile] = [:]
-        let url = root.appendingPathComponent(folder)
-        for entry in StubLoader.listing(url, log: log, relative: folder) where entry != "route.json" {
+        let path = PathText.join(root, folder)
+        for file in entries where file.name != "route.json" {
+            let entry = file.name
             let relative = "\(folder)/\(entry)"
-            if StubLoader.isDirectory(url.appendingPathComponent(entry)) {
+            if file.isDirectory {
                 log.addFile(relative, "unexpected folder inside a route folder; routes do not nest (make it a sibling)")
                 continue
             }
@@ -136,11 +139,10 @@ struct RouteLoader {
                 log.addFile(relative, "a second body file for variant \(name); expected one file per variant")
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: url.appendingPathComponent(entry).path) else {
+            guard let bytes = StubFiles.read(PathText.join(path, entry)) else {
                 log.addFile(relative, "cannot be read")
                 continue
             }
-            let bytes = Array(data)
             var jsonError: StubProblem?
             if ext == "json" {
                 do { _ = try JSONParser.parse(bytes) } catch {

@@ -9,54 +9,51 @@ public enum StubLoader {
     /// Loads `directory`; on any problem returns all of them and no catalog.
     public static func load(directory: String) -> Result<StubCatalog, StubLoadFailure> {
         let log = ProblemLog()
-        let root = URL(fileURLWithPath: directory).standardizedFileURL
-        let kind = FileKind.of(root.path)
+        let root = URL(fileURLWithPath: directory).standardizedFileURL.path
+        let kind = FileKind.of(root)
         guard kind == .directory else {
             log.addFile(directory, "expected a stub directory, found \(kind == .file ? "a file" : "nothing")")
             return .failure(StubLoadFailure(problems: log.problems))
         }
-        var routes: [Route] = []
+        var jobs: [RouteJob] = []
         for entry in listing(root, log: log, relative: "") {
-            let url = root.appendingPathComponent(entry)
-            if isDirectory(url) {
-                if FileManager.default.fileExists(atPath: url.appendingPathComponent("route.json").path) {
-                    if let r = RouteLoader(root: root, folder: entry, service: nil, defaults: ServiceDefaults(), log: log).load() { routes.append(r) }
+            if entry.isDirectory {
+                let inner = listing(PathText.join(root, entry.name), log: log, relative: entry.name)
+                if inner.contains(where: { $0.name == "route.json" && !$0.isDirectory }) {
+                    jobs.append(RouteJob(folder: entry.name, service: nil, defaults: ServiceDefaults(), entries: inner))
                 } else {
-                    routes += loadService(root: root, name: entry, log: log)
+                    jobs += serviceJobs(root: root, name: entry.name, entries: inner, log: log)
                 }
-            } else if isStubFile(entry) {
-                log.addFile(entry, "unexpected file at the top level; the stub directory holds service folders and route folders")
+            } else if isStubFile(entry.name) {
+                log.addFile(entry.name, "unexpected file at the top level; the stub directory holds service folders and route folders")
             }
         }
+        let routes = RouteJob.run(jobs, root: root, log: log)
         reportDuplicates(routes, log: log)
         if routes.isEmpty && log.problems.isEmpty {
             log.addFile(".", "no routes found; add a folder with a route.json (see docs/stub-format.md)")
         }
         guard log.problems.isEmpty else { return .failure(StubLoadFailure(problems: log.problems)) }
-        return .success(StubCatalog(directory: root.path, routes: routes))
+        return .success(StubCatalog(directory: root, routes: routes))
     }
 
-    private static func loadService(root: URL, name: String, log: ProblemLog) -> [Route] {
-        let folder = root.appendingPathComponent(name)
+    private static func serviceJobs(root: String, name: String, entries: [StubFiles.Entry], log: ProblemLog) -> [RouteJob] {
         var defaults = ServiceDefaults()
         let serviceFile = "\(name)/_service.json"
-        if let json = readJSON(root: root, relative: serviceFile, log: log, optional: true) {
+        if entries.contains(where: { $0.name == "_service.json" }),
+           let json = readJSON(root: root, relative: serviceFile, log: log) {
             defaults = ServiceDefaults.read(json, reader: ValueReader(file: serviceFile, log: log))
         }
-        var routes: [Route] = []
-        for entry in listing(folder, log: log, relative: name) {
-            let relative = "\(name)/\(entry)"
-            if isDirectory(folder.appendingPathComponent(entry)) {
-                if FileManager.default.fileExists(atPath: folder.appendingPathComponent(entry).appendingPathComponent("route.json").path) {
-                    if let r = RouteLoader(root: root, folder: relative, service: name, defaults: defaults, log: log).load() { routes.append(r) }
-                } else {
-                    log.addFile("\(relative)/route.json", "missing; every folder inside a service is a route and needs a route.json")
-                }
-            } else if entry != "_service.json" && isStubFile(entry) {
+        var jobs: [RouteJob] = []
+        for entry in entries {
+            let relative = "\(name)/\(entry.name)"
+            if entry.isDirectory {
+                jobs.append(RouteJob(folder: relative, service: name, defaults: defaults, entries: nil))
+            } else if entry.name != "_service.json" && isStubFile(entry.name) {
                 log.addFile(relative, "unexpected file in a service folder; expected _service.json or route folders")
             }
         }
-        return routes
+        return jobs
     }
 
     private static func reportDuplicates(_ routes: [Route], log: ProblemLog) {
@@ -75,13 +72,11 @@ public enum StubLoader {
         }
     }
 
-    /// Sorted names in a folder, skipping hidden files and editor leftovers (`x~`, vim's `4913`).
-    static func listing(_ url: URL, log: ProblemLog, relative: String) -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: url.path)
-                .filter { !$0.hasPrefix(".") && !$0.hasSuffix("~") && !$0.hasSuffix(".swp") && !$0.hasPrefix("#") }
-                .sorted()
-        } catch {
+    /// Sorted entries of a folder, skipping hidden files and editor leftovers (`x~`, vim's `4913`).
+    static func listing(_ path: String, log: ProblemLog, relative: String) -> [StubFiles.Entry] {
+        switch StubFiles.list(path) {
+        case .success(let entries): return entries
+        case .failure(let error):
             log.addFile(relative.isEmpty ? "." : relative, "cannot list folder: \(error)")
             return []
         }
@@ -92,18 +87,13 @@ public enum StubLoader {
         name.contains(".") && !name.lowercased().hasSuffix(".md")
     }
 
-    static func isDirectory(_ url: URL) -> Bool {
-        FileKind.of(url.path) == .directory
-    }
-
-    static func readJSON(root: URL, relative: String, log: ProblemLog, optional: Bool = false) -> JSONValue? {
-        let url = root.appendingPathComponent(relative)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            if !optional || FileManager.default.fileExists(atPath: url.path) { log.addFile(relative, "cannot be read") }
+    static func readJSON(root: String, relative: String, log: ProblemLog) -> JSONValue? {
+        guard let bytes = StubFiles.read(PathText.join(root, relative)) else {
+            log.addFile(relative, "cannot be read")
             return nil
         }
         do {
-            return try JSONParser.parse(Array(data))
+            return try JSONParser.parse(bytes)
         } catch {
             log.add(StubProblem(file: relative, location: .position(line: error.line, column: error.column), message: error.message))
             return nil

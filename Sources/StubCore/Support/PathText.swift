@@ -17,6 +17,11 @@ enum PathText {
         return String(name[..<dot])
     }
 
+    /// `root` and `name` joined by one slash.
+    static func join(_ root: String, _ name: String) -> String {
+        root.hasSuffix("/") ? root + name : root + "/" + name
+    }
+
     /// `app/user` → `user`.
     static func lastComponent(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path

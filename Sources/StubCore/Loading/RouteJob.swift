@@ -1,0 +1,51 @@
+import Dispatch
+
+/// One route folder to load. Large trees load their folders in parallel, each job with its own
+/// problem log; routes and problems are then merged in directory order, so the result and the
+/// order of the messages do not depend on timing.
+struct RouteJob {
+    let folder: String
+    let service: String?
+    let defaults: ServiceDefaults
+    /// The folder's entries when the caller already listed them (routes at the top level).
+    let entries: [StubFiles.Entry]?
+
+    /// Below this many folders, threads cost more than they save.
+    static let parallelAbove = 64
+
+    /// Loads every job; problems go to `log`, in job order.
+    static func run(_ jobs: [RouteJob], root: String, log: ProblemLog) -> [Route] {
+        var results = [Outcome](repeating: Outcome(), count: jobs.count)
+        if jobs.count > parallelAbove {
+            results.withUnsafeMutableBufferPointer { slots in
+                // Each iteration writes only its own slot.
+                nonisolated(unsafe) let out = slots
+                DispatchQueue.concurrentPerform(iterations: jobs.count) { i in out[i] = jobs[i].load(root: root) }
+            }
+        } else {
+            for i in jobs.indices { results[i] = jobs[i].load(root: root) }
+        }
+        var routes: [Route] = []
+        for outcome in results {
+            for problem in outcome.problems { log.add(problem) }
+            if let route = outcome.route { routes.append(route) }
+        }
+        return routes
+    }
+
+    struct Outcome {
+        var route: Route?
+        var problems: [StubProblem] = []
+    }
+
+    func load(root: String) -> Outcome {
+        let log = ProblemLog()
+        let list = entries ?? StubLoader.listing(PathText.join(root, folder), log: log, relative: folder)
+        guard list.contains(where: { $0.name == "route.json" && !$0.isDirectory }) else {
+            log.addFile("\(folder)/route.json", "missing; every folder inside a service is a route and needs a route.json")
+            return Outcome(problems: log.problems)
+        }
+        let route = RouteLoader(root: root, folder: folder, service: service, defaults: defaults, log: log, entries: list).load()
+        return Outcome(route: route, problems: log.problems)
+    }
+}

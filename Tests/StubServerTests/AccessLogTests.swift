@@ -1,0 +1,49 @@
+import Foundation
+import StubCore
+@testable import StubServer
+import Testing
+
+/// The buffered access log: lines reach the file in order, a quiet server's line shows up without
+/// waiting for the buffer to fill, and stopping writes what is left.
+@Suite struct AccessLogTests {
+    func record(_ i: Int) -> RequestRecord {
+        RequestRecord(request: StubRequest(method: "GET", path: "/items/\(i)", query: [("page", "2")]), session: nil,
+                      routeID: "app/items", variant: "200", status: 200, delayMs: 0, fault: nil, elapsedMs: 0.25, bodyBytes: 0)
+    }
+
+    func withLogFile(_ body: (Int32, URL) throws -> Void) throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-log-\(UUID().uuidString)")
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        defer { close(fd); try? FileManager.default.removeItem(at: url) }
+        try body(fd, url)
+    }
+
+    @Test func aQuietServersLineIsWrittenWithoutWaitingForMore() throws {
+        try withLogFile { fd, url in
+            let log = try AccessLog(format: .text, fd: fd)
+            defer { log.stop() }
+            log.log(record(1))
+            let deadline = Date().addingTimeInterval(5)
+            var text = ""
+            while Date() < deadline {
+                text = try String(contentsOf: url, encoding: .utf8)
+                if !text.isEmpty { break }
+                usleep(10_000)
+            }
+            #expect(text == "GET /items/1?page=2 200 app/items [200] 0.3 ms\n")
+        }
+    }
+
+    @Test func manyLinesArriveWholeAndInOrderByStop() throws {
+        try withLogFile { fd, url in
+            let log = try AccessLog(format: .json, fd: fd)
+            for i in 0..<5000 { log.log(record(i)) }
+            log.stop()
+            let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == 5000)
+            #expect(lines.first == #"{"method":"GET","path":"/items/0?page=2","route":"app/items","variant":"200","status":200,"ms":0.3}"#)
+            #expect(lines.enumerated().allSatisfy { i, line in line.contains("\"/items/\(i)?page=2\"") })
+        }
+    }
+}
