@@ -53,7 +53,8 @@ extension RouteMatcher {
     func deepestNode(for segments: [Substring]) -> Int {
         var at = 0
         for segment in segments {
-            guard let next = nodes[at].literals[segment] ?? nodes[at].parameter else { break }
+            let bytes = Array(segment.utf8)
+            guard let next = bytes.withUnsafeBufferPointer({ child(of: at, $0) }) ?? nodes[at].parameter else { break }
             at = next
         }
         return at

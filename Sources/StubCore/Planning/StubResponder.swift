@@ -20,7 +20,8 @@ package final class StubResponder: Sendable {
     package func respond(to request: any RequestHead, catalog: StubCatalog) -> ResponsePlan {
         let session = request.header(Limits.sessionHeader)
         var plan: ResponsePlan
-        if let admin, request.path.hasPrefix(Limits.adminPrefix) {
+        // The prefix test comes first and compares bytes: a plain request pays for nothing more.
+        if request.path.utf8.starts(with: Limits.adminPrefix.utf8), let admin {
             plan = ResponsePlan(response: admin.respond(to: request.snapshot(), session: session), status: 0)
             if case .reply(let reply) = plan.response { plan.status = reply.status }
             plan.journaled = false

@@ -52,7 +52,8 @@ struct MHDConnection: @unchecked Sendable {
     private func lookup(_ kind: MHD_ValueKind, _ name: String) -> (present: Bool, value: UnsafePointer<CChar>?) {
         var value: UnsafePointer<CChar>?
         var size = 0
-        let found = MHD_lookup_connection_value_n(pointer, kind, name, name.utf8.count, &value, &size)
+        // withCString, not the implicit String-to-pointer conversion, which copies into a new array.
+        let found = name.withCString { MHD_lookup_connection_value_n(pointer, kind, $0, name.utf8.count, &value, &size) }
         return (found == .YES, value)
     }
 
