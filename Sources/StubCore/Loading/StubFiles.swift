@@ -37,23 +37,23 @@ enum StubFiles {
         var description: String { String(cString: strerror(errno)) }
     }
 
-    /// The bytes of the file at `path`, or nil when it cannot be opened or read.
+    /// The bytes of the file at `path`, or nil when it cannot be opened or read. The array is
+    /// exactly as large as the file: catalogs keep these bytes for as long as they are served.
     static func read(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = 16 * 1024
-        while true {
-            let start = bytes.count
-            bytes.append(contentsOf: repeatElement(0, count: chunk))
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + start, chunk) }
-            if n < 0 && errno == EINTR { bytes.removeLast(chunk); continue }
-            guard n >= 0 else { return nil }
-            bytes.removeLast(chunk - n)
-            // A short read of a regular file is its end; asking again would cost a call per file.
-            if n < chunk { return bytes }
-            chunk = min(chunk * 2, 1 << 22)
+        let chunk = 64 * 1024
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { scratch -> [UInt8]? in
+            var bytes: [UInt8] = []
+            while true {
+                let n = Glibc.read(fd, scratch.baseAddress, chunk)
+                if n < 0 && errno == EINTR { continue }
+                guard n >= 0 else { return nil }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[0..<n]))
+                // A short read of a regular file is its end; asking again would cost a call per file.
+                if n < chunk { return bytes }
+            }
         }
     }
 }

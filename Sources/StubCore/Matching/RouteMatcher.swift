@@ -58,8 +58,30 @@ package struct RouteMatcher: Sendable {
         return nodes[at].collided.first { nodes[$0].segment.elementsEqual(segment) }
     }
 
-    /// Matches a method and a decoded path.
+    /// What a lookup found, without the parameters (read later, only if asked for).
+    package enum Lookup: Sendable, Equatable {
+        /// The route at this index.
+        case route(Int)
+        /// The path exists, but not for this method; `allowed` lists the methods that do.
+        case methodNotAllowed(allowed: [String])
+        /// Nothing at this path.
+        case notFound
+    }
+
+    /// Matches a method and a decoded path, capturing the path parameters.
     package func match(method: String, path: String) -> Match {
+        switch route(method: method, path: path) {
+        case .route(let index):
+            var captured: [String: String] = [:]
+            for name in templates[index].parameterNames { captured[name] = templates[index].value(of: name, in: path) }
+            return .route(index: index, parameters: captured)
+        case .methodNotAllowed(let allowed): return .methodNotAllowed(allowed: allowed)
+        case .notFound: return .notFound
+        }
+    }
+
+    /// Finds the route for a method and a decoded path.
+    package func route(method: String, path: String) -> Lookup {
         var path = path
         return path.withUTF8 { bytes in
             func route(for method: String) -> Int? {
@@ -70,9 +92,7 @@ package struct RouteMatcher: Sendable {
                 }
                 return found
             }
-            if let index = route(for: method) ?? (method == "HEAD" ? route(for: "GET") : nil) {
-                return .route(index: index, parameters: parameters(of: index, in: bytes))
-            }
+            if let index = route(for: method) ?? (method == "HEAD" ? route(for: "GET") : nil) { return .route(index) }
             var allowed: Set<String> = []
             _ = visit(0, bytes, from: 0) { node in
                 for endpoint in node.endpoints { allowed.insert(endpoint.method) }
@@ -106,17 +126,5 @@ package struct RouteMatcher: Sendable {
         var end = start
         while end < path.count && path[end] != slash { end += 1 }
         return start..<end
-    }
-
-    private func parameters(of route: Int, in path: UnsafeBufferPointer<UInt8>) -> [String: String] {
-        guard templates[route].segments.contains(where: { if case .parameter = $0 { return true } else { return false } }) else { return [:] }
-        var captured: [String: String] = [:]
-        var from = 0
-        for segment in templates[route].segments {
-            guard let range = RouteMatcher.segment(in: path, from: from) else { break }
-            if case .parameter(let name) = segment { captured[name] = String(decoding: path[range], as: UTF8.self) }
-            from = range.upperBound
-        }
-        return captured
     }
 }

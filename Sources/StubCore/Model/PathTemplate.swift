@@ -60,4 +60,19 @@ public struct PathTemplate: Sendable, Equatable {
         }
         return false
     }
+
+    /// The value `path` gives the parameter `name`, read straight from the path's bytes; nil when
+    /// the template has no such parameter or the path is shorter.
+    public func value(of name: String, in path: String) -> String? {
+        guard let position = segments.firstIndex(of: .parameter(name)) else { return nil }
+        var path = path
+        return path.withUTF8 { bytes -> String? in
+            var from = 0
+            for _ in 0..<position {
+                guard let skipped = RouteMatcher.segment(in: bytes, from: from) else { return nil }
+                from = skipped.upperBound
+            }
+            return RouteMatcher.segment(in: bytes, from: from).map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
+    }
 }

@@ -32,8 +32,7 @@ public struct RequestCondition: Sendable, Equatable {
                 return want == "*" || got == want
             }
         }
-        let parameters = view.parameters
-        guard check(path, { parameters[$0] }) && check(query, view.query) && check(headers, view.header) else { return false }
+        guard check(path, view.parameter) && check(query, view.query) && check(headers, view.header) else { return false }
         for (name, want) in body {
             guard let got = view.bodyField(name), want == "*" || got == want else { return false }
         }

@@ -107,7 +107,7 @@ public struct ResponseTemplate: Sendable {
             case .value(let source):
                 let value: String
                 switch source {
-                case .path(let name): value = view.parameters[name] ?? ""
+                case .path(let name): value = view.parameter(name) ?? ""
                 case .query(let name): value = view.query(name) ?? ""
                 case .header(let name): value = view.header(name) ?? ""
                 case .body(let name): value = view.bodyField(name) ?? ""

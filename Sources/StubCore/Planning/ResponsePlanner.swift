@@ -20,17 +20,17 @@ package struct ResponsePlanner: Sendable {
         case .success(let c): controls = c
         case .failure(let f): return .reply(f.reply)
         }
-        switch catalog.matcher.match(method: request.method, path: request.path) {
+        switch catalog.matcher.route(method: request.method, path: request.path) {
         case .notFound:
             return .reply(notFound(request, catalog: catalog))
         case .methodNotAllowed(let allowed):
             return .reply(.error(405, "method not allowed", [
                 ("method", .string(request.method)), ("path", .string(request.path)), ("allowed", .array(allowed.map { .string($0) })),
             ], headers: [HTTPHeader("Allow", allowed.joined(separator: ", "))]))
-        case .route(let routeIndex, let parameters):
+        case .route(let routeIndex):
             let route = catalog.routes[routeIndex]
             let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil)
-            var view = RequestView(request, parameters: parameters)
+            var view = RequestView(request, template: route.template)
             let chosen: (index: Int, selection: ResponsePlan.Selection)
             switch choose(route, controls: controls, decision: decision, view: &view) {
             case .success(let c): chosen = c

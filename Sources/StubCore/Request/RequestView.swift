@@ -1,13 +1,21 @@
-/// One request as `when` conditions and templates read it: control query parameters hidden, the
-/// path parameters at hand, and the body parsed at most once however many conditions read it.
+/// One request as `when` conditions and templates read it: control query parameters hidden, path
+/// parameters read from the path only when asked for, and the body parsed at most once however
+/// many conditions read it.
 struct RequestView {
     let head: any RequestHead
-    let parameters: [String: String]
+    private let parameters: PathParameters
     private var fields: [String: String]?
 
+    /// A view of a request matched to `template`.
+    init(_ head: any RequestHead, template: PathTemplate) {
+        self.head = head
+        parameters = .template(template)
+    }
+
+    /// A view with parameters already captured (in-memory requests in tests and tools).
     init(_ head: any RequestHead, parameters: [String: String]) {
         self.head = head
-        self.parameters = parameters
+        self.parameters = .captured(parameters)
     }
 
     func header(_ name: String) -> String? {
@@ -18,8 +26,20 @@ struct RequestView {
         RequestControls.queryNames.contains(name) ? nil : head.queryValue(name)
     }
 
+    func parameter(_ name: String) -> String? {
+        switch parameters {
+        case .captured(let values): return values[name]
+        case .template(let template): return template.value(of: name, in: head.path)
+        }
+    }
+
     mutating func bodyField(_ name: String) -> String? {
         if fields == nil { fields = BodyFields.parse(head.body, contentType: head.header("Content-Type")) }
         return fields?[name]
+    }
+
+    private enum PathParameters {
+        case template(PathTemplate)
+        case captured([String: String])
     }
 }
