@@ -102,6 +102,12 @@ extension JSONValue {
 
     static func writeEscaped(_ s: String, to out: inout String) {
         out += "\""
+        // Most strings need no escape at all: append them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

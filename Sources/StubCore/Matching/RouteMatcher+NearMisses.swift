@@ -3,25 +3,35 @@
 /// and the compared text is cut to a fixed length.
 extension RouteMatcher {
     /// Routes ranked by edit distance at most, per 404.
-    static let nearMissCandidates = 32
+    static let nearMissCandidates = 16
     /// Bytes of the request line and of each route compared, so a huge segment costs no more.
-    static let nearMissComparedBytes = 96
+    static let nearMissComparedBytes = 64
     /// Tree nodes looked at while gathering candidates.
     static let nearMissVisitedNodes = 2048
 
     /// Up to `limit` routes closest to the request, closest first.
     package func nearMisses(method: String, path: String, in routes: [Route], limit: Int = 3) -> [Route] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        let cap = RouteMatcher.nearMissComparedBytes
-        let wanted = Array(("\(method) /" + segments.prefix(cap).joined(separator: "/")).utf8.prefix(cap))
+        var wanted = CappedBytes()
+        wanted.append(method.utf8)
+        wanted.append(" /".utf8)
+        for (i, segment) in segments.enumerated() where !wanted.isFull {
+            if i > 0 { wanted.append("/".utf8) }
+            wanted.append(segment.utf8)
+        }
         let ranked = candidates(near: segments).map { index -> (index: Int, distance: Int) in
-            // A template parameter costs nothing against the segment it would take.
-            let shaped = templates[index].segments.enumerated().map { i, segment -> Substring in
-                if case .literal(let text) = segment { return Substring(text) }
-                return i < segments.count ? segments[i].prefix(cap) : "{}"
+            var shaped = CappedBytes()
+            shaped.append(routes[index].method.utf8)
+            shaped.append(" /".utf8)
+            for (i, segment) in templates[index].segments.enumerated() where !shaped.isFull {
+                if i > 0 { shaped.append("/".utf8) }
+                switch segment {
+                case .literal(let text): shaped.append(text.utf8)
+                // A template parameter costs nothing against the segment it would take.
+                case .parameter: i < segments.count ? shaped.append(segments[i].utf8) : shaped.append("{}".utf8)
+                }
             }
-            let text = "\(routes[index].method) /" + shaped.joined(separator: "/")
-            return (index, StringDistance.levenshtein(wanted, Array(text.utf8.prefix(cap))))
+            return (index, StringDistance.levenshtein(wanted.bytes, shaped.bytes))
         }
         return ranked.sorted { ($0.distance, $0.index) < ($1.distance, $1.index) }.prefix(limit).map { routes[$0.index] }
     }
@@ -58,5 +68,22 @@ extension RouteMatcher {
             at = next
         }
         return at
+    }
+}
+
+/// Bytes collected up to `RouteMatcher.nearMissComparedBytes`; the rest is dropped, so a huge
+/// segment costs no more to compare than a short one.
+struct CappedBytes {
+    private(set) var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(RouteMatcher.nearMissComparedBytes) }
+
+    var isFull: Bool { bytes.count >= RouteMatcher.nearMissComparedBytes }
+
+    mutating func append<Bytes: Sequence>(_ more: Bytes) where Bytes.Element == UInt8 {
+        for byte in more {
+            guard !isFull else { return }
+            bytes.append(byte)
+        }
     }
 }
