@@ -8,7 +8,7 @@ Two client behaviours are measured: `keep` holds each connection open after its 
 the wave is over, as URLSession's connection pool does; `close` closes each connection as soon
 as its response arrived, which adds the server's connection teardown to the reply burst.
 
-usage: bench/delay-wave.py [--connections 10000] [--delay-ms 1000] [--runs 3]
+usage: bench/delay-wave.py [--connections 10000] [--delay-ms 1000] [--runs 3] [--binary PATH]
 """
 import argparse
 import json
@@ -68,11 +68,12 @@ def main():
     p.add_argument("--connections", type=int, default=10000)
     p.add_argument("--delay-ms", type=int, default=1000)
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--binary", help="stubd binary (default: swift build -c release)")
     a = p.parse_args()
     hard = raise_fd_limit()
     if a.connections + 100 > hard:
         sys.exit(f"fd hard limit {hard} is too low for {a.connections} connections")
-    binary = build_release()
+    binary = a.binary or build_release()
     client = build_client()
     cases = [(a.delay_ms, "keep"), (a.delay_ms, "close"), (0, "keep")]
     rows = {case: [] for case in cases}

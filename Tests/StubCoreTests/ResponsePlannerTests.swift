@@ -110,6 +110,12 @@ struct FixedOverrides: OverrideSource {
         #expect(ResponsePlanner(baseDelayMs: 100).plan(&base, catalog: catalog).delayMs == 107)
     }
 
+    @Test func controlValuesMayCarrySpacesAndTabs() {
+        #expect(plan(StubRequest(method: "POST", path: "/login", headers: [("X-Stub-Delay", " 25\t")])).delayMs == 25)
+        #expect(plan(StubRequest(method: "POST", path: "/login", headers: [("X-Stub-Delay", "\t\t")])).status == 400)
+        #expect(plan(StubRequest(method: "POST", path: "/login", headers: [("X-Stub-Fault", "reset ")])).fault == .reset)
+    }
+
     @Test func faultPrecedenceAndStatus() {
         let request = StubRequest(method: "GET", path: "/users/1", headers: [("X-Stub-Fault", "reset")])
         #expect(plan(request).fault == .reset)

@@ -12,12 +12,12 @@ final class FakeEventLoop: @unchecked Sendable {
     let queue = Locked<[Int]>([])
     let running = Locked(true)
     private var thread: pthread_t?
-    var owner: SuspendedConnections<Int>!
+    var owner: SuspendedConnections!
 
     init() throws {
-        owner = try SuspendedConnections<Int> { [unowned self] handle in
+        owner = try SuspendedConnections { [unowned self] handle in
             // Resume only flags the connection, as MHD does; the loop thread runs it later.
-            queue.withLock { $0.append(handle) }
+            queue.withLock { $0.append(Int(handle)) }
         }
         thread = try BackgroundThread.start { [self] in
             while running.withLock({ $0 }) || !queue.withLock({ $0.isEmpty }) {
@@ -35,7 +35,7 @@ final class FakeEventLoop: @unchecked Sendable {
     func suspend(_ handle: Int, until deadline: UInt64) -> Bool {
         marks.withLock { marks in
             var mark = SuspensionMark()
-            let ticket = owner.suspend(handle, mark: &mark, until: deadline) { _ in }
+            let ticket = owner.suspend(UInt(handle), mark: &mark, until: deadline) { _ in }
             marks[handle] = mark
             return ticket != nil
         }
@@ -105,7 +105,7 @@ final class FakeEventLoop: @unchecked Sendable {
         let loop = try FakeEventLoop()
         defer { loop.stop() }
         var mark = SuspensionMark()
-        let ticket = try #require(loop.owner.suspend(7, mark: &mark, until: .max) { _ in })
+        let ticket = try #require(loop.owner.suspend(UInt(7), mark: &mark, until: .max) { _ in })
         loop.marks.withLock { $0[7] = mark }
         #expect(loop.owner.resumeEarly(ticket))
         #expect(!loop.owner.resumeEarly(ticket))

@@ -54,7 +54,11 @@ package struct ReplyFailure: Error, Sendable {
 }
 
 extension String {
+    /// Without leading and trailing spaces and tabs; returns `self` when there are none (the usual case).
     func trimmingASCIISpaces() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return self }
+        let bytes = utf8.drop(while: isSpace)
+        return String(decoding: bytes[..<(bytes.lastIndex { !isSpace($0) }.map { bytes.index(after: $0) } ?? bytes.startIndex)], as: UTF8.self)
     }
 }

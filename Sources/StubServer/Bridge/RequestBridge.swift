@@ -14,13 +14,13 @@ final class RequestBridge: Sendable {
 
     let store: CatalogStore
     let responder: StubResponder
-    let suspensions: SuspendedConnections<MHDConnection>
+    let suspensions: SuspendedConnections
     let hangCapNs: UInt64
 
     init(store: CatalogStore, responder: StubResponder, hangCapMs: Int) throws(SystemCallError) {
         self.store = store
         self.responder = responder
-        suspensions = try SuspendedConnections { $0.resume() }
+        suspensions = try SuspendedConnections { MHDConnection(handle: $0).resume() }
         hangCapNs = UInt64(max(0, min(hangCapMs, Limits.maxDurationMs))) * 1_000_000
     }
 
@@ -60,7 +60,7 @@ final class RequestBridge: Sendable {
         guard plan.fault == .hang || plan.delayMs > 0 else { return finish(connection, context) }
         let extra = plan.fault == .hang ? hangCapNs : 0
         let deadline = context.startNs + UInt64(plan.delayMs) * 1_000_000 + extra
-        guard suspensions.suspend(connection, mark: &context.suspension, until: deadline, using: { $0.suspend() }) != nil else { return .close }
+        guard suspensions.suspend(connection.handle, mark: &context.suspension, until: deadline, using: { MHDConnection(handle: $0).suspend() }) != nil else { return .close }
         context.phase = plan.fault == .hang ? .hanging : .delayed
         return .proceed
     }
@@ -69,7 +69,7 @@ final class RequestBridge: Sendable {
     private func deferReply(_ work: DeferredReply, _ connection: MHDConnection, _ context: RequestContext) -> Outcome {
         let box = Locked<Reply?>(nil)
         context.deferredReply = box
-        guard let ticket = suspensions.suspend(connection, mark: &context.suspension, until: .max, using: { $0.suspend() }) else { return .close }
+        guard let ticket = suspensions.suspend(connection.handle, mark: &context.suspension, until: .max, using: { MHDConnection(handle: $0).suspend() }) else { return .close }
         context.phase = .deferred
         let suspensions = self.suspensions
         let run: @Sendable () -> Void = {

@@ -20,12 +20,12 @@ final class ThrottledBody {
     let bytesPerSecond: Int
     let chunk: Int
     let connection: MHDConnection
-    let suspensions: SuspendedConnections<MHDConnection>
+    let suspensions: SuspendedConnections
     private var startNs: UInt64 = 0
     /// Set through `suspensions` only.
     private var suspension = SuspensionMark()
 
-    init(body: [UInt8], bytesPerSecond: Int, connection: MHDConnection, suspensions: SuspendedConnections<MHDConnection>) {
+    init(body: [UInt8], bytesPerSecond: Int, connection: MHDConnection, suspensions: SuspendedConnections) {
         self.body = body
         self.bytesPerSecond = bytesPerSecond
         // About ten writes a second, at most 1 KiB each, so the pace is smooth at any rate.
@@ -42,7 +42,7 @@ final class ThrottledBody {
         if startNs == 0 { startNs = now }
         let due = startNs + UInt64(offset) * 1_000_000_000 / UInt64(bytesPerSecond)
         if due > now + 1_000_000 {
-            let ticket = suspensions.suspend(connection, mark: &suspension, until: due) { $0.suspend() }
+            let ticket = suspensions.suspend(connection.handle, mark: &suspension, until: due) { MHDConnection(handle: $0).suspend() }
             return ticket == nil ? .abort : .suspended
         }
         if suspensions.isStopping { return .abort }

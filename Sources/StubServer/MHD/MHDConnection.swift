@@ -7,6 +7,18 @@ struct MHDConnection: @unchecked Sendable {
     // the timer thread; every other call here is made on the connection's own polling thread.
     let pointer: OpaquePointer
 
+    init(pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    /// The connection whose address bits `handle` holds (see `handle`).
+    init(handle: SuspensionHandle) {
+        pointer = OpaquePointer(bitPattern: handle)!
+    }
+
+    /// The connection's address as plain bits, for `SuspendedConnections` and its timer.
+    var handle: SuspensionHandle { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer))) }
+
     /// Queues `response` with `status`; false when libmicrohttpd refuses (the connection then closes).
     func queue(status: Int, _ response: MHDResponse) -> Bool {
         MHD_queue_response(pointer, UInt32(status), response.pointer) == .YES

@@ -1,14 +1,15 @@
 import Glibc
 
 /// Calls `resume` for each handle when its deadline is up, from one thread with a min-heap of
-/// deadlines: ten thousand delayed requests cost heap entries, not threads. Generic over the handle
-/// so its tests run without libmicrohttpd; `SuspendedConnections` is its only user.
-final class DelayScheduler<Handle: Sendable>: @unchecked Sendable {
+/// deadlines: ten thousand delayed requests cost heap entries, not threads. Handles are plain bits
+/// (`SuspensionHandle`) rather than a generic parameter, so the heap code is compiled for one
+/// concrete type, and its tests run without libmicrohttpd. `SuspendedConnections` is its only user.
+final class DelayScheduler: @unchecked Sendable {
     // @unchecked: `heap`, `nextTicket` and `running` are only touched with `mutex` held; the rest is immutable.
     private struct Entry {
         var deadline: UInt64
         var ticket: UInt64
-        var handle: Handle
+        var handle: SuspensionHandle
     }
 
     private var mutex = pthread_mutex_t()
@@ -17,7 +18,7 @@ final class DelayScheduler<Handle: Sendable>: @unchecked Sendable {
     private var nextTicket: UInt64 = 0
     private var running = true
     private var thread: pthread_t?
-    private let resume: @Sendable (Handle) -> Void
+    private let resume: @Sendable (SuspensionHandle) -> Void
 
     /// Wake-ups are pushed this far past the earliest deadline so that one wake-up resumes every
     /// connection due by then: libmicrohttpd walks its whole suspended list on each resume wake-up,
@@ -25,7 +26,7 @@ final class DelayScheduler<Handle: Sendable>: @unchecked Sendable {
     static var coalesceNs: UInt64 { 1_000_000 }
 
     /// Starts the timer thread; `resume` is called on it (or on the caller of `resumeAll`).
-    init(resume: @escaping @Sendable (Handle) -> Void) throws(SystemCallError) {
+    init(resume: @escaping @Sendable (SuspensionHandle) -> Void) throws(SystemCallError) {
         self.resume = resume
         pthread_mutex_init(&mutex, nil)
         var attributes = pthread_condattr_t()
@@ -43,7 +44,7 @@ final class DelayScheduler<Handle: Sendable>: @unchecked Sendable {
 
     /// Resumes `handle` at `deadline` (monotonic ns). Returns a ticket for `resumeEarly`.
     @discardableResult
-    func schedule(_ handle: Handle, at deadline: UInt64) -> UInt64 {
+    func schedule(_ handle: SuspensionHandle, at deadline: UInt64) -> UInt64 {
         pthread_mutex_lock(&mutex)
         let ticket = nextTicket
         nextTicket &+= 1
@@ -98,7 +99,7 @@ final class DelayScheduler<Handle: Sendable>: @unchecked Sendable {
     }
 
     private func run() {
-        var due: [Handle] = []
+        var due: [SuspensionHandle] = []
         pthread_mutex_lock(&mutex)
         while running {
             let now = MonotonicClock.now()

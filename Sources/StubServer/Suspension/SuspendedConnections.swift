@@ -1,39 +1,39 @@
 import StubCore
+import Synchronization
 
 /// The one owner of the rule "no connection is suspended when the daemon stops" (libmicrohttpd
 /// aborts the process otherwise). It alone holds the stopping flag and the count of suspended
 /// connections, and it owns the timer that resumes them. Delays, hangs, throttled bodies and
-/// deferred replies all suspend through it. Generic over the handle, with the suspend and resume
-/// actions passed in, so its tests run without libmicrohttpd.
-final class SuspendedConnections<Handle: Sendable>: Sendable {
-    private struct State {
-        var stopping = false
-        var count = 0
-    }
-
-    private let state = Locked(State())
-    private let scheduler: DelayScheduler<Handle>
+/// deferred replies all suspend through it. Handles are plain bits and the suspend and resume
+/// actions are passed in, so its tests run without libmicrohttpd.
+final class SuspendedConnections: Sendable {
+    /// Taken to suspend and to begin a drain, so that no suspend slips in after the drain began.
+    private let gate = Locked(())
+    /// Written only with `gate` held; read without it by connections that run again after a resume.
+    private let stopping = Atomic<Bool>(false)
+    private let suspended = Atomic<Int>(0)
+    private let scheduler: DelayScheduler
 
     /// `resume` wakes a suspended handle; it is called from the timer thread, from `resumeEarly`'s
     /// caller, or from `drain`.
-    init(resume: @escaping @Sendable (Handle) -> Void) throws(SystemCallError) {
+    init(resume: @escaping @Sendable (SuspensionHandle) -> Void) throws(SystemCallError) {
         scheduler = try DelayScheduler(resume: resume)
     }
 
     /// Suspends `handle` through `suspend` and resumes it at `deadline` (monotonic ns; `.max` waits
     /// for `resumeEarly` or shutdown). Returns the ticket, or nil when the server is stopping: then
     /// nothing was suspended and the caller closes the connection.
-    func suspend(_ handle: Handle, mark: inout SuspensionMark, until deadline: UInt64, using suspend: (Handle) -> Void) -> UInt64? {
-        let suspended = state.withLock { state -> Bool in
+    func suspend(_ handle: SuspensionHandle, mark: inout SuspensionMark, until deadline: UInt64, using suspend: (SuspensionHandle) -> Void) -> UInt64? {
+        let accepted = gate.withLock { _ -> Bool in
             // Checking `stopping` and suspending are one step: a suspend after the drain began
             // would never be resumed.
-            guard !state.stopping else { return false }
-            state.count += 1
+            guard !stopping.load(ordering: .acquiring) else { return false }
+            suspended.add(1, ordering: .relaxed)
             mark.isSuspended = true
             suspend(handle)
             return true
         }
-        guard suspended else { return nil }
+        guard accepted else { return nil }
         // Scheduled after the suspend: the timer thread may resume at once.
         return scheduler.schedule(handle, at: deadline)
     }
@@ -50,19 +50,19 @@ final class SuspendedConnections<Handle: Sendable>: Sendable {
     func didResume(_ mark: inout SuspensionMark) {
         guard mark.isSuspended else { return }
         mark.isSuspended = false
-        state.withLock { $0.count -= 1 }
+        suspended.subtract(1, ordering: .relaxed)
     }
 
     /// True once a drain has begun: resumed connections close instead of answering.
-    var isStopping: Bool { state.withLock { $0.stopping } }
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// Connections suspended and not yet run again.
-    var count: Int { state.withLock { $0.count } }
+    var count: Int { suspended.load(ordering: .relaxed) }
 
     /// Stops new suspends, resumes every waiting connection, and waits until each has run again,
     /// for at most `timeoutMs`. False when some are still suspended at the deadline.
     func drain(timeoutMs: Int) -> Bool {
-        state.withLock { $0.stopping = true }
+        gate.withLock { _ in stopping.store(true, ordering: .releasing) }
         let deadline = MonotonicClock.now() + UInt64(max(0, timeoutMs)) * 1_000_000
         repeat {
             scheduler.resumeAll()
@@ -75,7 +75,7 @@ final class SuspendedConnections<Handle: Sendable>: Sendable {
     /// Stops the timer thread. Call after a successful drain and before the daemon is freed: the
     /// timer may still be inside a resume call for the last connection it woke.
     func shutdown() {
-        state.withLock { $0.stopping = true }
+        gate.withLock { _ in stopping.store(true, ordering: .releasing) }
         scheduler.shutdown()
     }
 }
@@ -85,3 +85,7 @@ final class SuspendedConnections<Handle: Sendable>: Sendable {
 struct SuspensionMark {
     fileprivate(set) var isSuspended = false
 }
+
+/// A suspended connection as the owner and its timer see it: the connection's address bits
+/// (`MHDConnection.handle`), or any number in tests.
+typealias SuspensionHandle = UInt
