@@ -110,6 +110,14 @@ struct FixedOverrides: OverrideSource {
         #expect(ResponsePlanner(baseDelayMs: 100).plan(&base, catalog: catalog).delayMs == 107)
     }
 
+    @Test func onlyControlPrefixesMakeARequestLookForControls() {
+        #expect(StubRequest(method: "GET", path: "/", headers: [("x-STUB-delay", "1")]).mayCarryControls)
+        #expect(StubRequest(method: "GET", path: "/", query: [("__fault", "reset")]).mayCarryControls)
+        #expect(!StubRequest(method: "GET", path: "/", query: [("_x", "1")], headers: [("X-Stubborn", "1"), ("Accept", "*/*")]).mayCarryControls)
+        // Without a control prefix, the controls are not even looked up.
+        #expect(plan(StubRequest(method: "POST", path: "/login", headers: [("Delay", "5")])).delayMs == 50)
+    }
+
     @Test func controlValuesMayCarrySpacesAndTabs() {
         #expect(plan(StubRequest(method: "POST", path: "/login", headers: [("X-Stub-Delay", " 25\t")])).delayMs == 25)
         #expect(plan(StubRequest(method: "POST", path: "/login", headers: [("X-Stub-Delay", "\t\t")])).status == 400)

@@ -43,7 +43,7 @@ public struct RequestJournal: Sendable {
     @discardableResult
     public mutating func append(_ record: RequestRecord) -> Entry? {
         guard capacity > 0 else { return nil }
-        let entry = Entry(id: nextID, record: RequestJournal.trimmed(record))
+        let entry = Entry(id: nextID, record: record.request.body.count > RequestJournal.bodyLimit ? RequestJournal.trimmed(record) : record)
         nextID += 1
         if ring.count < capacity {
             ring.append(entry)

@@ -18,6 +18,7 @@ package struct RequestControls: Sendable, Equatable {
     /// query parameters are left out of the request's journal copy (`RequestHead.snapshot()`).
     package static func read(from request: any RequestHead) -> Result<RequestControls, ReplyFailure> {
         var controls = RequestControls()
+        guard request.mayCarryControls else { return .success(controls) }
         func value(header: String, query: String) -> String? {
             request.header(header) ?? request.queryValue(query)
         }

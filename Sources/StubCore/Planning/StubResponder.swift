@@ -18,7 +18,7 @@ package final class StubResponder: Sendable {
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
     package func respond(to request: any RequestHead, catalog: StubCatalog) -> ResponsePlan {
-        let session = request.header(Limits.sessionHeader)
+        let session = request.mayCarryControls ? request.header(Limits.sessionHeader) : nil
         var plan: ResponsePlan
         // The prefix test comes first and compares bytes: a plain request pays for nothing more.
         if request.path.utf8.starts(with: Limits.adminPrefix.utf8), let admin {

@@ -17,6 +17,9 @@ package protocol RequestHead {
     func allQueryParameters() -> [(name: String, value: String)]
     /// Every header in order.
     func allHeaders() -> [(name: String, value: String)]
+    /// False when no header name starts with `X-Stub-` and no query parameter name with `__`: then
+    /// the request carries no control and no session, and their lookups are skipped.
+    var mayCarryControls: Bool { get }
 }
 
 extension RequestHead {
@@ -33,4 +36,24 @@ extension StubRequest: RequestHead {
     package func allQueryParameters() -> [(name: String, value: String)] { query }
     /// Every header in order.
     package func allHeaders() -> [(name: String, value: String)] { headers }
+
+    /// Whether a header or query parameter has a control's prefix.
+    package var mayCarryControls: Bool {
+        headers.contains { ControlNames.isControlHeader($0.name) } || query.contains { ControlNames.isControlQuery($0.name) }
+    }
+}
+
+/// The name prefixes of request controls: `X-Stub-` headers (any case) and `__` query parameters.
+package enum ControlNames {
+    /// True for a header name starting with `X-Stub-` in any case.
+    package static func isControlHeader<Name: Collection>(_ name: Name) -> Bool where Name.Element == UInt8 {
+        let prefix = "x-stub-".utf8
+        return name.count >= prefix.count && zip(name, prefix).allSatisfy { ($0 | 0x20) == $1 }
+    }
+
+    /// True for a header name starting with `X-Stub-` in any case.
+    package static func isControlHeader(_ name: String) -> Bool { isControlHeader(name.utf8) }
+
+    /// True for a query parameter name starting with `__`.
+    package static func isControlQuery(_ name: String) -> Bool { name.utf8.starts(with: "__".utf8) }
 }

@@ -18,4 +18,11 @@ extension RequestContext: RequestHead {
     func allHeaders() -> [(name: String, value: String)] {
         connection?.headers() ?? []
     }
+
+    var mayCarryControls: Bool {
+        if let known = controlsSeen { return known }
+        let seen = connection?.hasControlNames() ?? false
+        controlsSeen = seen
+        return seen
+    }
 }

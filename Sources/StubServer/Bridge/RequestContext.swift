@@ -25,6 +25,8 @@ final class RequestContext {
     private(set) var connection: MHDConnection?
     private(set) var method = "GET"
     private(set) var path = "/"
+    /// Whether a header or query name has a control's prefix, once asked (see `mayCarryControls`).
+    var controlsSeen: Bool?
     var plan: ResponsePlan?
     var prepared: PreparedCatalog?
     /// Set through `SuspendedConnections` only.

@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import Glibc
 import StubCore
 
 // libmicrohttpd's callbacks, and the only place `MHD_Result` and the content-reader codes are
@@ -56,6 +57,19 @@ func stubdCollectPair(
     let pairs = cls.assumingMemoryBound(to: [(name: String, value: String)].self)
     pairs.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
     return .YES
+}
+
+/// Iterator for `MHD_get_connection_values`: sets the Bool `cls` points at and stops at the first
+/// header named `X-Stub-…` or query parameter named `__…`.
+func stubdFindControlName(
+    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key))
+    let isControl = kind == .HEADER_KIND ? ControlNames.isControlHeader(name) : name.starts(with: "__".utf8)
+    guard isControl else { return .YES }
+    cls.assumingMemoryBound(to: Bool.self).pointee = true
+    return .NO
 }
 
 /// MHD's content reader for throttled bodies.

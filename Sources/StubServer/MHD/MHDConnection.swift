@@ -48,6 +48,17 @@ struct MHDConnection: @unchecked Sendable {
         return values(.GET_ARGUMENT_KIND).first { $0.name == name }?.value
     }
 
+    /// Whether a header name starts with `X-Stub-` or a query parameter name with `__`: one pass
+    /// over the request's values that stops at the first, instead of a lookup per control.
+    func hasControlNames() -> Bool {
+        var found = false
+        withUnsafeMutablePointer(to: &found) { _ = MHD_get_connection_values(pointer, .HEADER_KIND, stubdFindControlName, $0) }
+        if !found {
+            withUnsafeMutablePointer(to: &found) { _ = MHD_get_connection_values(pointer, .GET_ARGUMENT_KIND, stubdFindControlName, $0) }
+        }
+        return found
+    }
+
     /// Every header in the order received.
     func headers() -> [(name: String, value: String)] { values(.HEADER_KIND) }
 
