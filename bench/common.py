@@ -1,12 +1,19 @@
-"""Helpers shared by the benchmark scripts: start the release daemon, read its stats."""
+"""Helpers shared by the benchmark scripts: start the release daemon, read its stats, start other
+servers, run wrk, compile the C helpers, write generated stub directories."""
+import http.client
+import json
 import os
 import re
 import resource
+import signal
+import socket
 import subprocess
 import time
+import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
 
 
 def build_release():
@@ -68,3 +75,199 @@ def percentile(values, p):
 
 def median(values):
     return percentile(values, 50)
+
+
+def rss_mb(pid):
+    """VmRSS of a process now, in MB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def compile_c(source, out_dir, *flags):
+    """gcc -O2 bench/SOURCE into OUT_DIR; returns the path of the binary (or .so with -shared)."""
+    name = os.path.splitext(os.path.basename(source))[0] + (".so" if "-shared" in flags else "")
+    out = os.path.join(out_dir, name)
+    subprocess.run(["gcc", "-O2", "-Wall", "-o", out, os.path.join(BENCH, source), *flags], check=True)
+    return out
+
+
+def pkg_config(package):
+    """Compiler and linker flags for a pkg-config package; exits with an install hint if missing."""
+    out = subprocess.run(["pkg-config", "--cflags", "--libs", package], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"pkg-config does not know {package}: apt-get install {package}-dev pkg-config")
+    return out.stdout.split()
+
+
+def stubd_command(binary, stubs, *args, log="off"):
+    """`stubd serve` on a free loopback port with one polling thread and no watcher, plus ARGS."""
+    return [binary, "serve", "--port", "0", "--stubs", stubs, "--threads", "1", "--no-watch", "--log", log, *args]
+
+
+class Server:
+    """A server process on 127.0.0.1. Its stdout goes to LOG_PATH (stderr beside it); the port is
+    either given or read from the first output line matching `listening on N` or `http://127.0.0.1:N`.
+    With READY_PATH, start waits until a GET of that path gets any HTTP answer."""
+
+    PORT_LINE = re.compile(rb"(?:listening on |http://127\.0\.0\.1:)(\d+)")
+
+    def __init__(self, name, cmd, log_path, port=None, ready_path=None, timeout=60, env=None, cwd=None):
+        self.name, self.log_path, self.port = name, log_path, port
+        self.started = time.monotonic()
+        with open(log_path, "wb") as out, open(log_path + ".err", "wb") as err:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd)
+        self.pid = self.proc.pid
+        deadline = self.started + timeout
+        if self.port is None:
+            self.port = self._wait_for_port(deadline)
+        if ready_path is not None:
+            self._wait_for_answer(ready_path, deadline)
+
+    def _fail(self, why):
+        self.stop()
+        with open(self.log_path + ".err", "rb") as f:
+            err = f.read()[-2000:].decode(errors="replace")
+        raise RuntimeError(f"{self.name} {why}: {err}")
+
+    def _wait_for_port(self, deadline):
+        while time.monotonic() < deadline:
+            with open(self.log_path, "rb") as f:
+                m = self.PORT_LINE.search(f.read(4096))
+            if m:
+                return int(m.group(1))
+            if self.proc.poll() is not None:
+                self._fail(f"exited with {self.proc.returncode} before printing its port")
+            time.sleep(0.0005)
+        self._fail("printed no port in time")
+
+    def _wait_for_answer(self, path, deadline):
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                self._fail(f"exited with {self.proc.returncode}")
+            try:
+                self.get(path, timeout=2)
+                return
+            except (ConnectionError, OSError, http.client.HTTPException):
+                time.sleep(0.002)
+        self._fail("did not answer in time")
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def get(self, path, timeout=10, method="GET"):
+        """(status, body bytes, headers) of one request on a new connection; HTTP errors are answers too."""
+        req = urllib.request.Request(self.url(path), method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return r.status, r.read(), r.headers
+        except urllib.error.HTTPError as e:
+            return e.code, e.read(), e.headers
+
+    def rss(self):
+        return rss_mb(self.pid)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+
+def free_port():
+    """A loopback port that was free a moment ago (for servers that cannot bind port 0 and tell)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wrk(url, seconds, connections=50, script=None, timeout=None):
+    """One wrk run with one thread over keep-alive connections: a dict of rps, requests, non2xx
+    (responses that were not 2xx/3xx) and errors (socket errors of any kind)."""
+    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s"]
+    if script:
+        cmd += ["-s", script]
+    out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True,
+                         timeout=timeout or seconds + 30).stdout
+    m = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+            "requests": int(re.search(r"(\d+) requests in", out).group(1)),
+            "non2xx": int(non2xx.group(1)) if non2xx else 0,
+            "errors": sum(int(x) for x in m.groups()) if m else 0}
+
+
+def write_stub_tree(root, routes, base_path="/api/v1", service="app"):
+    """A stub directory with one service. ROUTES: (folder, route path, body bytes) triples; each
+    route serves its body as 200.json."""
+    svc = os.path.join(root, service)
+    os.makedirs(svc, exist_ok=True)
+    with open(os.path.join(svc, "_service.json"), "w") as f:
+        json.dump({"basePath": base_path}, f)
+    for folder, path, body in routes:
+        d = os.path.join(svc, folder)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "route.json"), "w") as f:
+            json.dump({"method": "GET", "path": path}, f)
+        with open(os.path.join(d, "200.json"), "wb") as f:
+            f.write(body)
+    return root
+
+
+def route_table(n):
+    """N routes, half literal (/r{i}/items) and half with a parameter (/p{i}/items/{id}): a list of
+    (folder, route path, a request path below the base path that matches it, body)."""
+    table = []
+    for i in range(n):
+        body = b'{"id": %d, "name": "route %d"}\n' % (i, i)
+        if i % 2 == 0:
+            table.append((f"r{i}", f"/r{i}/items", f"/r{i}/items", body))
+        else:
+            table.append((f"p{i}", f"/p{i}/items/{{id}}", f"/p{i}/items/{i * 7}", body))
+    return table
+
+
+class KeepAlive:
+    """One keep-alive HTTP/1.1 connection for timing sequential requests."""
+
+    def __init__(self, port, timeout=30):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+
+    def request(self, path, method="GET"):
+        """(status, body, seconds) for one request and its whole response."""
+        start = time.perf_counter()
+        self.conn.request(method, path)
+        r = self.conn.getresponse()
+        body = r.read()
+        return r.status, body, time.perf_counter() - start
+
+    def close(self):
+        self.conn.close()
+
+
+def send_requests(port, path, n, timeout=30):
+    """Exactly N sequential GETs of PATH on one keep-alive connection (a minimal client that reads
+    each response by its Content-Length); returns how many were answered 200."""
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    ok, buf = 0, b""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        for _ in range(n):
+            s.sendall(request)
+            while b"\r\n\r\n" not in buf:
+                chunk = s.recv(65536)
+                if not chunk:
+                    raise ConnectionError("the server closed the connection")
+                buf += chunk
+            head, _, buf = buf.partition(b"\r\n\r\n")
+            length = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head).group(1))
+            while len(buf) < length:
+                buf += s.recv(65536)
+            buf = buf[length:]
+            ok += head.startswith(b"HTTP/1.1 200 ")
+    return ok
