@@ -54,8 +54,8 @@ package struct RouteMatcher: Sendable {
     /// The literal child of `at` whose text is `segment`.
     func child(of at: Int, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let found = nodes[at].literals[RouteNode.hash(segment)] else { return nil }
-        if found >= 0 { return nodes[found].segment.elementsEqual(segment) ? found : nil }
-        return nodes[at].collided.first { nodes[$0].segment.elementsEqual(segment) }
+        if found >= 0 { return nodes[found].matches(segment) ? found : nil }
+        return nodes[at].collided.first { nodes[$0].matches(segment) }
     }
 
     /// What a lookup found, without the parameters (read later, only if asked for).

@@ -26,13 +26,16 @@ public struct RequestCondition: Sendable, Equatable {
     }
 
     func holds(for view: inout RequestView) -> Bool {
-        func check(_ expected: [String: String], _ lookup: (String) -> String?) -> Bool {
-            expected.allSatisfy { name, want in
-                guard let got = lookup(name) else { return false }
-                return want == "*" || got == want
-            }
+        // Plain loops rather than closures over `view`: this runs for every variant with a `when`.
+        for (name, want) in path {
+            guard let got = view.parameter(name), want == "*" || got == want else { return false }
         }
-        guard check(path, view.parameter) && check(query, view.query) && check(headers, view.header) else { return false }
+        for (name, want) in query {
+            guard let got = view.query(name), want == "*" || got == want else { return false }
+        }
+        for (name, want) in headers {
+            guard let got = view.header(name), want == "*" || got == want else { return false }
+        }
         for (name, want) in body {
             guard let got = view.bodyField(name), want == "*" || got == want else { return false }
         }

@@ -21,7 +21,7 @@ package final class StubResponder: Sendable {
         let session = request.mayCarryControls ? request.header(Limits.sessionHeader) : nil
         var plan: ResponsePlan
         // The prefix test comes first and compares bytes: a plain request pays for nothing more.
-        if request.path.utf8.starts(with: Limits.adminPrefix.utf8), let admin {
+        if StubResponder.isAdminPath(request.path), let admin {
             plan = ResponsePlan(response: admin.respond(to: request.snapshot(), session: session), status: 0)
             if case .reply(let reply) = plan.response { plan.status = reply.status }
             plan.journaled = false
@@ -30,6 +30,13 @@ package final class StubResponder: Sendable {
         }
         plan.session = session
         return plan
+    }
+
+    /// True for paths under `Limits.adminPrefix`; most paths are turned away by their second byte.
+    static func isAdminPath(_ path: String) -> Bool {
+        var bytes = path.utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "/"), bytes.next() == UInt8(ascii: "_") else { return false }
+        return path.utf8.starts(with: Limits.adminPrefix.utf8)
     }
 
     /// Journals and logs a finished request. `status` is what was sent (0 for a fault),
