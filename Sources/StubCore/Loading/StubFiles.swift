@@ -40,16 +40,13 @@ enum StubFiles {
     /// The bytes of the file at `path`, or nil when it cannot be opened or read. The array is
     /// exactly as large as the file: catalogs keep these bytes for as long as they are served.
     static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? SystemCall.run("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
         defer { close(fd) }
         let chunk = 64 * 1024
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { scratch -> [UInt8]? in
             var bytes: [UInt8] = []
             while true {
-                let n = Glibc.read(fd, scratch.baseAddress, chunk)
-                if n < 0 && errno == EINTR { continue }
-                guard n >= 0 else { return nil }
+                guard let n = try? SystemCall.run("read", { Glibc.read(fd, scratch.baseAddress, chunk) }) else { return nil }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[0..<n]))
                 // A short read of a regular file is its end; asking again would cost a call per file.
                 if n < chunk { return bytes }

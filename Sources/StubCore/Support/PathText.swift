@@ -51,7 +51,7 @@ enum FileKind {
 
     static func of(_ path: String) -> FileKind {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .missing }
+        guard (try? SystemCall.run("stat", { stat(path, &info) })) != nil else { return .missing }
         return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
     }
 }

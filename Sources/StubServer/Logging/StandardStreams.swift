@@ -1,4 +1,5 @@
 import Glibc
+import StubCore
 
 /// Unbuffered writes to standard output and error, whole lines at a time.
 public enum StandardStreams {

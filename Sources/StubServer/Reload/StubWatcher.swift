@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import StubCore
 
 /// Watches a stub directory tree with inotify and calls `onChange` once per burst of edits
 /// (editors write, rename and delete several files per save). Falls back to polling when

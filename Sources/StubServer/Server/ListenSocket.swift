@@ -1,4 +1,5 @@
 import Glibc
+import StubCore
 
 /// A bound, listening TCP socket made before libmicrohttpd starts, so bind errors
 /// (address in use, bad host) reach the user with their real cause.

@@ -1,4 +1,5 @@
 import Glibc
+import StubCore
 
 /// Calls `resume` for each handle when its deadline is up, from one thread with a min-heap of
 /// deadlines: ten thousand delayed requests cost heap entries, not threads. Handles are plain bits

@@ -1,4 +1,5 @@
 import Glibc
+import StubCore
 
 /// Starts plain threads for the timer, the watcher, the log flusher and deferred replies.
 /// Plain pthreads rather than Dispatch: each runs one loop for the server's lifetime, and their

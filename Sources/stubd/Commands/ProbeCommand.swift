@@ -1,5 +1,6 @@
 import Glibc
 import StubServer
+import StubCore
 
 /// `stubd probe URL`: a dependency-free HTTP GET for container health checks (no curl in the image).
 enum ProbeCommand {

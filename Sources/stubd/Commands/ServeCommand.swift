@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 import StubServer
+import StubCore
 
 /// `stubd serve`: load, bind, serve until SIGINT or SIGTERM, exit 0.
 enum ServeCommand {

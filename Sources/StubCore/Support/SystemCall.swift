@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A system call that failed: its name and errno, for messages people read.
 package struct SystemCallError: Error, CustomStringConvertible {
@@ -10,7 +14,7 @@ package struct SystemCallError: Error, CustomStringConvertible {
     package var description: String { "\(call) failed: \(String(cString: strerror(errno)))" }
 }
 
-/// The one way system calls are made here: every result is checked, EINTR is retried, and a
+/// The one way system calls are made in stubd (core, server and CLI): every result is checked, EINTR is retried, and a
 /// failure throws an error that names the call.
 package enum SystemCall {
     /// Runs a call that returns -1 and sets errno on failure.
