@@ -187,6 +187,26 @@ def free_port():
         return s.getsockname()[1]
 
 
+def cpu_seconds(pid):
+    """User plus system CPU seconds used so far by process PID and its direct children (an nginx
+    master's worker); 0 for a process that is gone."""
+    total, pids = 0.0, [pid]
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                pids += [int(c) for c in f.read().split()]
+    except OSError:
+        return 0.0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            pass
+    return total
+
+
 def wrk(url, seconds, connections=50, script=None, timeout=None):
     """One wrk run with one thread over keep-alive connections: a dict of rps, requests, non2xx
     (responses that were not 2xx/3xx) and errors (socket errors of any kind)."""

@@ -33,7 +33,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (BENCH, ROOT, KeepAlive, Server, build_release, compile_c, free_port, median,  # noqa: E402
+from common import (BENCH, ROOT, KeepAlive, Server, build_release, compile_c, cpu_seconds, free_port, median,  # noqa: E402
                     pkg_config, route_table, send_requests, stubd_command, wrk, write_stub_tree)
 
 FIXTURE = "/api/v1/users/1"
@@ -188,17 +188,22 @@ def verify_same_body(servers, path, expected, ctype=None):
             sys.exit(f"{name} sends Content-Type {headers['Content-Type']!r}, stubd {ctype!r}; not timing it")
 
 
-def alternate(a, servers, paths, script=None):
+def alternate(a, servers, paths, script=None, cpu=None):
     """Rounds of wrk alternating over SERVERS ((name, server) pairs; PATHS maps name to the URL
     path); slow Python servers only take part in the first slow_rounds, with slow_seconds each.
-    Returns {name: [req/s per round]}."""
+    Returns {name: [req/s per round]}; with CPU, also fills CPU[name] with the server's CPU
+    microseconds per request in each round (a steadier measure than req/s when the load generator
+    shares the machine's two cores)."""
     results = {name: [] for name, _ in servers}
     for r in range(a.rounds):
         for name, server in servers:
             slow = any(name.startswith(s) for s in SLOW)
             if slow and r >= a.slow_rounds:
                 continue
+            before = cpu_seconds(server.pid)
             res = wrk(server.url(paths[name]), a.slow_seconds if slow else a.seconds, script=script)
+            if cpu is not None and res["requests"]:
+                cpu.setdefault(name, []).append((cpu_seconds(server.pid) - before) / res["requests"] * 1e6)
             if res["non2xx"] or res["errors"]:
                 print(f"  warning: {name}: {res['non2xx']} non-2xx answers, {res['errors']} socket errors")
             results[name].append(res["rps"])
@@ -235,12 +240,27 @@ def case_throughput(a, label, stubs, fixture):
     try:
         start_references(a, fixture, headers["Content-Type"], servers)
         verify_same_body(servers, FIXTURE, expected, headers["Content-Type"])
-        results = alternate(a, servers, {name: FIXTURE for name, _ in servers})
+        cpu = {}
+        results = alternate(a, servers, {name: FIXTURE for name, _ in servers}, cpu=cpu)
     finally:
         stop_all(servers)
     medians = {name: statistics.median(v) for name, v in results.items()}
     note = fold_nginx(medians)
-    return [dict(medians, case=label, metric="req/s", ratios=True, note=note)]
+    return [dict(medians, case=label, metric="req/s", ratios=True, note=note), cpu_row(label, cpu)]
+
+
+def cpu_row(label, cpu):
+    """The server CPU per request of each server (nginx at its cheaper sendfile setting); its
+    ratio columns read as stubd's CPU over the reference's, so lower is better."""
+    # The Python servers are left out: their launchers start and end helper processes, which
+    # makes the per-process CPU count meaningless.
+    medians = {name: statistics.median(v) for name, v in cpu.items() if not any(name.startswith(s) for s in SLOW)}
+    nginx = {k: v for k, v in medians.items() if k.startswith("nginx sendfile")}
+    if nginx:
+        medians["nginx"] = min(nginx.values())
+        for k in nginx:
+            del medians[k]
+    return dict(medians, case=f"{label.split(' ', 1)[0]} server CPU per request (lower is better)", metric="us/request", ratios=True)
 
 
 def case_log(a):
@@ -254,13 +274,14 @@ def case_log(a):
         status, expected, headers = stubd.get(FIXTURE)
         servers.append(("floor", start_floor(a, a.small_fixture, headers["Content-Type"])))
         verify_same_body(servers, FIXTURE, expected)
-        results = alternate(a, servers, {"stubd": FIXTURE, "floor": FIXTURE})
+        cpu = {}
+        results = alternate(a, servers, {"stubd": FIXTURE, "floor": FIXTURE}, cpu=cpu)
     finally:
         stop_all(servers)
     lines = sum(1 for _ in open(out, "rb"))
     os.remove(out)
     medians = {name: statistics.median(v) for name, v in results.items()}
-    return [dict(medians, case=label, metric="req/s", ratios=True, note=f"{lines} log lines written")]
+    return [dict(medians, case=label, metric="req/s", ratios=True, note=f"{lines} log lines written"), cpu_row(label, cpu)]
 
 
 def spread_script(a, paths, name):
