@@ -39,11 +39,18 @@ package final class StubResponder: Sendable {
         return path.utf8.starts(with: Limits.adminPrefix.utf8)
     }
 
+    /// Whether `completed` will copy the request for the journal or the log. A request that waits
+    /// (a delay) is copied before it waits, so the burst of responses when many delays end together
+    /// carries no copying.
+    package func keepsRecord(of plan: ResponsePlan) -> Bool {
+        (plan.journaled && control.keepsJournal) || logger != nil
+    }
+
     /// Journals and logs a finished request. `status` is what was sent (0 for a fault),
     /// `bodyBytes` the body size received. Nothing is copied when neither the journal nor a logger takes it.
     package func completed(_ plan: ResponsePlan, request: any RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int) {
+        guard keepsRecord(of: plan) else { return }
         let journals = plan.journaled && control.keepsJournal
-        guard journals || logger != nil else { return }
         let record = RequestRecord(request: request.snapshot(), session: plan.session, routeID: plan.routeID, variant: plan.variantName,
                                    status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes)
         logger?.log(record)
