@@ -39,10 +39,15 @@ package final class StubResponder: Sendable {
         return path.utf8.starts(with: Limits.adminPrefix.utf8)
     }
 
-    /// Whether `completed` will copy the request for the journal or the log. A request that waits
-    /// (a delay) is copied before it waits, so the burst of responses when many delays end together
-    /// carries no copying.
-    package func keepsRecord(of plan: ResponsePlan) -> Bool {
+    /// Whether finished requests are copied for the journal or the log at all. When they are, the
+    /// transport copies each request once, before planning, and answers every lookup from that
+    /// copy; a request that waits then carries no copying into the burst when many delays end.
+    package var recordsRequests: Bool {
+        control.keepsJournal || logger != nil
+    }
+
+    /// Whether `completed` records this request (admin calls are logged but not journaled).
+    func keepsRecord(of plan: ResponsePlan) -> Bool {
         (plan.journaled && control.keepsJournal) || logger != nil
     }
 

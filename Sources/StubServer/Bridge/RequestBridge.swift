@@ -53,12 +53,12 @@ final class RequestBridge: Sendable {
 
     private func start(_ connection: MHDConnection, _ context: RequestContext) -> Outcome {
         let prepared = store.current
+        if responder.recordsRequests { context.takeCopy() }
         let plan = responder.respond(to: context, catalog: prepared.catalog)
         context.plan = plan
         context.prepared = prepared
         if case .deferred(let work) = plan.response { return deferReply(work, connection, context) }
         guard plan.fault == .hang || plan.delayMs > 0 else { return finish(connection, context) }
-        if responder.keepsRecord(of: plan) { context.heldCopy = context.snapshot() }
         let extra = plan.fault == .hang ? hangCapNs : 0
         let deadline = context.startNs + UInt64(plan.delayMs) * 1_000_000 + extra
         guard suspensions.suspend(connection.handle, mark: &context.suspension, until: deadline, using: { MHDConnection(handle: $0).suspend() }) != nil else { return .close }
@@ -125,7 +125,7 @@ final class RequestBridge: Sendable {
     private func complete(_ context: RequestContext, status: Int, fault: Fault?) {
         guard let plan = context.plan else { return }
         let elapsedMs = Double(MonotonicClock.now() - context.startNs) / 1_000_000
-        responder.completed(plan, request: context.heldCopy ?? context, status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen)
+        responder.completed(plan, request: context, status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen)
     }
 
     /// Resumes every suspended connection (they close) and waits, bounded, until libmicrohttpd has

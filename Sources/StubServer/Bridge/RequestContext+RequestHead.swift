@@ -1,28 +1,38 @@
 import StubCore
 
-/// The request as the core reads it: method, path and body are held, headers and query parameters
-/// are looked up on the connection when asked for, so a plain request copies none of them.
+/// The request as the core reads it. When the journal or the access log will take a copy anyway,
+/// the copy is made first, in one pass over the headers and one over the query, and every lookup
+/// reads it; otherwise headers and query parameters are looked up on the connection, so a request
+/// nobody records copies none of them.
 extension RequestContext: RequestHead {
     func header(_ name: String) -> String? {
-        connection?.header(name)
+        if let copy { return copy.header(name) }
+        return connection?.header(name)
     }
 
     func queryValue(_ name: String) -> String? {
-        connection?.queryValue(name)
+        if let copy { return copy.queryValue(name) }
+        return connection?.queryValue(name)
     }
 
     func allQueryParameters() -> [(name: String, value: String)] {
-        connection?.queryParameters() ?? []
+        copy?.query ?? connection?.queryParameters() ?? []
     }
 
     func allHeaders() -> [(name: String, value: String)] {
-        connection?.headers() ?? []
+        copy?.headers ?? connection?.headers() ?? []
     }
 
     var mayCarryControls: Bool {
         if let known = controlsSeen { return known }
-        let seen = connection?.hasControlNames() ?? false
+        let seen = copy?.mayCarryControls ?? connection?.hasControlNames() ?? false
         controlsSeen = seen
         return seen
+    }
+
+    /// Copies the whole request (control parameters included) for the lookups and the record.
+    func takeCopy() {
+        copy = StubRequest(method: method, path: path, query: connection?.queryParameters() ?? [],
+                           headers: connection?.headers() ?? [], body: body)
     }
 }

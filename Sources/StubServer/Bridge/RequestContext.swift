@@ -25,9 +25,8 @@ final class RequestContext {
     private(set) var connection: MHDConnection?
     private(set) var method = "GET"
     private(set) var path = "/"
-    /// The request as the journal keeps it, copied before a delay so that the copy is not made
-    /// when the delay ends (see `StubResponder.keepsRecord(of:)`).
-    var heldCopy: StubRequest?
+    /// The whole request, copied before planning when it will be recorded (see `takeCopy`).
+    var copy: StubRequest?
     /// Whether a header or query name has a control's prefix, once asked (see `mayCarryControls`).
     var controlsSeen: Bool?
     var plan: ResponsePlan?
