@@ -29,28 +29,24 @@ package struct AdminAPI: Sendable {
         self.version = version
     }
 
-    /// The response to one admin request: a reload is deferred, so that reading a large stub
-    /// directory holds no thread that serves requests; every other call is answered at once.
+    /// The response to one admin request. `session` scopes overrides and the journal. A reload
+    /// is deferred, so that reading a large stub directory holds no thread that serves requests;
+    /// every other call is answered at once.
     package func respond(to request: StubRequest, session: String?) -> ResponsePlan.Response {
-        if request.method == "POST", PathTemplate.split(request.path) == ["__stubd", "reload"], token == nil || authorized(request) {
-            return .deferred(DeferredReply { self.reload() })
+        let parts = PathTemplate.split(request.path.dropFirst(Limits.adminPrefix.count - 1))
+        if parts == ["health"] { return .reply(request.method == "GET" || request.method == "HEAD" ? health() : notAllowed(["GET"])) }
+        if let token, request.header("Authorization") != "Bearer \(token)" {
+            return .reply(.error(401, "admin token required", [("hint", .string("send Authorization: Bearer <token> (stubd --admin-token)"))],
+                                 headers: [HTTPHeader("WWW-Authenticate", "Bearer realm=\"stubd\"")]))
         }
-        return .reply(handle(request, session: session))
+        if parts == ["reload"] {
+            return request.method == "POST" ? .deferred(DeferredReply { self.reload() }) : .reply(notAllowed(["POST"]))
+        }
+        return .reply(handle(request, parts: parts, session: session))
     }
 
-    func authorized(_ request: StubRequest) -> Bool {
-        token.map { request.header("Authorization") == "Bearer \($0)" } ?? true
-    }
-
-    /// Answers one admin request. `session` scopes overrides and the journal.
-    package func handle(_ request: StubRequest, session: String?) -> Reply {
-        let path = String(request.path.dropFirst(Limits.adminPrefix.count - 1))
-        let parts = PathTemplate.split(path)
-        if parts == ["health"] { return request.method == "GET" || request.method == "HEAD" ? health() : notAllowed(["GET"]) }
-        if !authorized(request) {
-            return .error(401, "admin token required", [("hint", .string("send Authorization: Bearer <token> (stubd --admin-token)"))],
-                          headers: [HTTPHeader("WWW-Authenticate", "Bearer realm=\"stubd\"")])
-        }
+    /// Answers the calls made at once, once health, the token and reload are dealt with.
+    private func handle(_ request: StubRequest, parts: [String], session: String?) -> Reply {
         switch (parts.first, parts.count) {
         case ("routes", 1):
             switch request.method {
@@ -80,8 +76,6 @@ package struct AdminAPI: Sendable {
             guard request.method == "POST" else { return notAllowed(["POST"]) }
             control.reset(session: session)
             return .json(200, .object([("reset", .bool(true)), ("session", session.map { .string($0) } ?? .null)]))
-        case ("reload", 1):
-            return request.method == "POST" ? reload() : notAllowed(["POST"])
         default:
             return .error(404, "unknown admin endpoint", [("path", .string(request.path)),
                                                           ("endpoints", .array(AdminAPI.endpoints.map { .string($0) }))])

@@ -58,5 +58,10 @@ package enum ControlNames {
     package static func isControlHeader(_ name: String) -> Bool { isControlHeader(name.utf8) }
 
     /// True for a query parameter name starting with `__`.
-    package static func isControlQuery(_ name: String) -> Bool { name.utf8.starts(with: "__".utf8) }
+    package static func isControlQuery<Name: Collection>(_ name: Name) -> Bool where Name.Element == UInt8 {
+        name.starts(with: "__".utf8)
+    }
+
+    /// True for a query parameter name starting with `__`.
+    package static func isControlQuery(_ name: String) -> Bool { isControlQuery(name.utf8) }
 }

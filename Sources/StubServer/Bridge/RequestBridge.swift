@@ -127,10 +127,4 @@ final class RequestBridge: Sendable {
         let elapsedMs = Double(MonotonicClock.now() - context.startNs) / 1_000_000
         responder.completed(plan, request: context, status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen)
     }
-
-    /// Resumes every suspended connection (they close) and waits, bounded, until libmicrohttpd has
-    /// handled them all. False when some are still suspended at the deadline.
-    func drain(timeoutMs: Int) -> Bool {
-        suspensions.drain(timeoutMs: timeoutMs)
-    }
 }

@@ -5,7 +5,7 @@ import StubCore
 /// reader suspends the connection and the timer resumes it, so a slow body holds no thread.
 final class ThrottledBody {
     /// What one call of the content reader does.
-    enum ReadResult: Equatable {
+    enum ReadResult {
         /// This many bytes were copied.
         case copied(Int)
         /// Nothing yet: the connection is suspended until the next chunk is due.

@@ -66,7 +66,7 @@ func stubdFindControlName(
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key))
-    let isControl = kind == .HEADER_KIND ? ControlNames.isControlHeader(name) : name.starts(with: "__".utf8)
+    let isControl = kind == .HEADER_KIND ? ControlNames.isControlHeader(name) : ControlNames.isControlQuery(name)
     guard isControl else { return .YES }
     cls.assumingMemoryBound(to: Bool.self).pointee = true
     return .NO

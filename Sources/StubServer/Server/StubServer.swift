@@ -87,7 +87,7 @@ public final class StubServer: Sendable {
         daemon.withLock { daemon in
             guard let running = daemon else { return }
             watcher?.stop()
-            guard bridge.drain(timeoutMs: 2000) || bridge.drain(timeoutMs: 10_000) else {
+            guard bridge.suspensions.drain(timeoutMs: 2000) || bridge.suspensions.drain(timeoutMs: 10_000) else {
                 // MHD_stop_daemon aborts the process while a connection is suspended. Leave the
                 // daemon running (and the bridge it points at alive) rather than crash.
                 StandardStreams.write("stubd: connections still suspended after 12 s; leaving the daemon running\n", to: STDERR_FILENO)

@@ -81,13 +81,6 @@ final class DelayScheduler: @unchecked Sendable {
         for entry in all { resume(entry.handle) }
     }
 
-    /// Number of handles waiting.
-    var pendingCount: Int {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return heap.count
-    }
-
     /// Resumes what is waiting and stops the thread. Safe to call twice.
     func shutdown() {
         resumeAll()
