@@ -34,6 +34,19 @@ import Testing
         #expect(serve.stderr.contains("app/b/200.json:1:10"))
     }
 
+    @Test func checkWarnsAboutLinksOutOfTheTreeAndStrictFailsOnThem() async throws {
+        let stubs = try TemporaryStubDirectory(["svc/hello/route.json": #"{"method": "GET", "path": "/hello"}"#, "svc/hello/200.json": "{}"])
+        let outside = try TemporaryStubDirectory(["bye/route.json": #"{"method": "GET", "path": "/bye"}"#, "bye/200.json": "{}"])
+        #expect(symlink(outside.url.appendingPathComponent("bye").path, stubs.url.appendingPathComponent("svc/bye").path) == 0)
+        let relaxed = try await stubd(["check", stubs.url.path])
+        #expect(relaxed.exitCode == 0)
+        #expect(relaxed.stdout.contains("OK, 2 routes"))
+        #expect(relaxed.stderr.hasPrefix("warning: svc/bye: links outside the stub directory, to /"), "\(relaxed.stderr)")
+        let strict = try await stubd(["check", "--strict", stubs.url.path])
+        #expect(strict.exitCode == 1)
+        #expect(strict.stderr.contains("1 warning(s), failing because of --strict"))
+    }
+
     @Test func routesPrintsATable() async throws {
         let result = try await stubd(["routes", Repository.shippedStubs.path])
         #expect(result.exitCode == 0)

@@ -82,3 +82,33 @@ import Testing
         }
     }
 }
+
+/// Link loops in a served tree: the daemon starts, reloads and stops as if they were not there.
+@Suite(.timeLimit(.minutes(1))) struct LinkLoopTests {
+    func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = monotonicMs() + 5000
+        while monotonicMs() < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return false
+    }
+
+    @Test func hiddenSelfLinksDoNotStallStartReloadOrStop() async throws {
+        let stubs = try TemporaryStubDirectory(ReloadTests.base)
+        for i in 0..<3 { #expect(symlink(".", stubs.url.appendingPathComponent(".self\(i)").path) == 0) }
+        let started = monotonicMs()
+        try await withServer(stubs: stubs.url, configure: { $0.watch = true }) { server in
+            #expect(monotonicMs() - started < 5000, "start took \(monotonicMs() - started) ms")
+            // Links added while serving, deeper in the tree.
+            for i in 0..<3 { #expect(symlink("..", stubs.url.appendingPathComponent("svc/.up\(i)").path) == 0) }
+            try stubs.write(["svc/hello/200.json": #"{"greeting": "after links"}"#])
+            #expect(try await eventually { try await HTTPClient.fetch(server.url("/hello")).text.contains("after links") })
+            // A visible loop is a problem: the last good stubs stay and health says degraded.
+            #expect(symlink(".", stubs.url.appendingPathComponent("loop").path) == 0)
+            try stubs.write(["svc/hello/200.json": #"{"greeting": "ignored"}"#])
+            #expect(try await eventually { server.health.problems.first?.description.hasPrefix("loop: leads to a folder already read") == true })
+            #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("after links"))
+        }
+    }
+}

@@ -7,8 +7,8 @@ struct RouteJob {
     let folder: String
     let service: String?
     let defaults: ServiceDefaults
-    /// The folder's entries when the caller already listed them (routes at the top level).
-    let entries: [StubFiles.Entry]?
+    /// The folder's entries, from the walk.
+    let entries: [StubFiles.Entry]
 
     /// Below this many folders, threads cost more than they save.
     static let parallelAbove = 64
@@ -40,7 +40,7 @@ struct RouteJob {
 
     func load(root: String) -> Outcome {
         let log = ProblemLog()
-        let list = entries ?? StubLoader.listing(PathText.join(root, folder), log: log, relative: folder)
+        let list = entries
         guard list.contains(where: { $0.name == "route.json" && !$0.isDirectory }) else {
             log.addFile("\(folder)/route.json", "missing; every folder inside a service is a route and needs a route.json")
             return Outcome(problems: log.problems)

@@ -8,27 +8,45 @@ import Darwin
 /// kind from the directory itself (no `stat` per entry unless the file system does not say), and a
 /// whole-file read without a `stat`. A tree of 10,000 routes is about 100,000 system calls, so
 /// each one saved counts.
-enum StubFiles {
+package enum StubFiles {
     /// One name in a folder.
-    struct Entry: Equatable {
-        let name: String
-        let isDirectory: Bool
+    package struct Entry: Equatable {
+        package let name: String
+        /// True for a folder, or a link to one.
+        package let isDirectory: Bool
+        /// True for a symbolic link (followed).
+        package var isLink = false
+    }
+
+    /// Which folder a listing read, whatever path led there.
+    package struct Identity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// A folder's entries and its identity.
+    package struct Listing {
+        package let identity: Identity
+        package let entries: [Entry]
     }
 
     /// The entries of `path`, sorted by name, skipping hidden files and editor leftovers
-    /// (`x~`, `.swp`, `#x#`); nil with errno when the folder cannot be read.
-    static func list(_ path: String) -> Result<[Entry], ListError> {
+    /// (`x~`, `.swp`, `#x#`); the error when the folder cannot be read.
+    static func list(_ path: String) -> Result<Listing, ListError> {
         guard let dir = opendir(path) else { return .failure(ListError(errno: errno)) }
         defer { closedir(dir) }
+        var info = stat()
+        guard fstat(dirfd(dir), &info) == 0 else { return .failure(ListError(errno: errno)) }
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         var entries: [Entry] = []
         while let raw = readdir(dir) {
             let name = withUnsafeBytes(of: raw.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
             guard !name.hasPrefix("."), !name.hasSuffix("~"), !name.hasSuffix(".swp"), !name.hasPrefix("#") else { continue }
             let type = raw.pointee.d_type
             let isDirectory = type == UInt8(DT_DIR) || (type != UInt8(DT_REG) && FileKind.of(PathText.join(path, name)) == .directory)
-            entries.append(Entry(name: name, isDirectory: isDirectory))
+            entries.append(Entry(name: name, isDirectory: isDirectory, isLink: type == UInt8(DT_LNK)))
         }
-        return .success(entries.sorted { $0.name < $1.name })
+        return .success(Listing(identity: identity, entries: entries.sorted { $0.name < $1.name }))
     }
 
     /// Why a folder could not be listed.

@@ -15,17 +15,21 @@ public enum StubLoader {
             log.addFile(directory, "expected a stub directory, found \(kind == .file ? "a file" : "nothing")")
             return .failure(StubLoadFailure(problems: log.problems))
         }
+        let tree = StubTree.walk(root)
+        for problem in tree.problems { log.add(problem) }
         var jobs: [RouteJob] = []
-        for entry in listing(root, log: log, relative: "") {
-            if entry.isDirectory {
-                let inner = listing(PathText.join(root, entry.name), log: log, relative: entry.name)
-                if inner.contains(where: { $0.name == "route.json" && !$0.isDirectory }) {
-                    jobs.append(RouteJob(folder: entry.name, service: nil, defaults: ServiceDefaults(), entries: inner))
-                } else {
-                    jobs += serviceJobs(root: root, name: entry.name, entries: inner, log: log)
+        var defaults = ServiceDefaults()
+        for folder in tree.folders {
+            switch folder.role {
+            case .root:
+                for entry in folder.entries where !entry.isDirectory && isStubFile(entry.name) {
+                    log.addFile(entry.name, "unexpected file at the top level; the stub directory holds service folders and route folders")
                 }
-            } else if isStubFile(entry.name) {
-                log.addFile(entry.name, "unexpected file at the top level; the stub directory holds service folders and route folders")
+            case .service:
+                defaults = serviceDefaults(root: root, name: folder.relative, entries: folder.entries, log: log)
+            case .route:
+                jobs.append(RouteJob(folder: folder.relative, service: folder.service,
+                                     defaults: folder.service == nil ? ServiceDefaults() : defaults, entries: folder.entries))
             }
         }
         let routes = RouteJob.run(jobs, root: root, log: log)
@@ -34,26 +38,21 @@ public enum StubLoader {
             log.addFile(".", "no routes found; add a folder with a route.json (see docs/stub-format.md)")
         }
         guard log.problems.isEmpty else { return .failure(StubLoadFailure(problems: log.problems)) }
-        return .success(StubCatalog(directory: root, routes: routes))
+        return .success(StubCatalog(directory: root, routes: routes, warnings: tree.warnings))
     }
 
-    private static func serviceJobs(root: String, name: String, entries: [StubFiles.Entry], log: ProblemLog) -> [RouteJob] {
+    /// A service folder's `_service.json`, and a problem for each file that does not belong there.
+    private static func serviceDefaults(root: String, name: String, entries: [StubFiles.Entry], log: ProblemLog) -> ServiceDefaults {
         var defaults = ServiceDefaults()
         let serviceFile = "\(name)/_service.json"
         if entries.contains(where: { $0.name == "_service.json" }),
            let json = readJSON(root: root, relative: serviceFile, log: log) {
             defaults = ServiceDefaults.read(json, reader: ValueReader(file: serviceFile, log: log))
         }
-        var jobs: [RouteJob] = []
-        for entry in entries {
-            let relative = "\(name)/\(entry.name)"
-            if entry.isDirectory {
-                jobs.append(RouteJob(folder: relative, service: name, defaults: defaults, entries: nil))
-            } else if entry.name != "_service.json" && isStubFile(entry.name) {
-                log.addFile(relative, "unexpected file in a service folder; expected _service.json or route folders")
-            }
+        for entry in entries where !entry.isDirectory && entry.name != "_service.json" && isStubFile(entry.name) {
+            log.addFile("\(name)/\(entry.name)", "unexpected file in a service folder; expected _service.json or route folders")
         }
-        return jobs
+        return defaults
     }
 
     private static func reportDuplicates(_ routes: [Route], log: ProblemLog) {
@@ -69,16 +68,6 @@ public enum StubLoader {
             } else {
                 seen[key] = route
             }
-        }
-    }
-
-    /// Sorted entries of a folder, skipping hidden files and editor leftovers (`x~`, vim's `4913`).
-    static func listing(_ path: String, log: ProblemLog, relative: String) -> [StubFiles.Entry] {
-        switch StubFiles.list(path) {
-        case .success(let entries): return entries
-        case .failure(let error):
-            log.addFile(relative.isEmpty ? "." : relative, "cannot list folder: \(error)")
-            return []
         }
     }
 

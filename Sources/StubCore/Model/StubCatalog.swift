@@ -12,6 +12,8 @@ public final class StubCatalog: Sendable {
     public let routes: [Route]
     /// When this snapshot was loaded.
     public let loadedAt: Date
+    /// What loaded but deserves a word: links that leave the stub directory.
+    public let warnings: [StubProblem]
     /// Finds routes for a request; built once per catalog.
     package let matcher: RouteMatcher
     /// The key of each route's first variant in the flat list of all variants (route order, then
@@ -20,8 +22,9 @@ public final class StubCatalog: Sendable {
     private let indexByID: [String: Int]
 
     /// Makes a catalog from routes that have already been validated.
-    public init(directory: String, routes: [Route], loadedAt: Date = Date()) {
+    public init(directory: String, routes: [Route], warnings: [StubProblem] = [], loadedAt: Date = Date()) {
         self.directory = directory
+        self.warnings = warnings
         self.routes = routes
         self.loadedAt = loadedAt
         self.matcher = RouteMatcher(routes: routes)

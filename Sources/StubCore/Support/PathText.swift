@@ -4,7 +4,7 @@ import Glibc
 
 /// Small string and file helpers the core needs without all of Foundation (the executable
 /// links FoundationEssentials only, which keeps the container image small).
-enum PathText {
+package enum PathText {
     /// `200-user.json` → `json`.
     static func pathExtension(_ name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
@@ -18,7 +18,7 @@ enum PathText {
     }
 
     /// `root` and `name` joined by one slash.
-    static func join(_ root: String, _ name: String) -> String {
+    package static func join(_ root: String, _ name: String) -> String {
         root.hasSuffix("/") ? root + name : root + "/" + name
     }
 

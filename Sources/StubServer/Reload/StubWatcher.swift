@@ -10,7 +10,7 @@ import StubCore
 /// (editors write, rename and delete several files per save). Falls back to polling when
 /// inotify is unavailable.
 final class StubWatcher: @unchecked Sendable {
-    // @unchecked: `watched` and `thread` are touched by the watcher thread only, and by `stop`
+    // @unchecked: `thread` is touched by the watcher thread only, and by `stop`
     // after that thread has been told to end and joined; the rest is immutable.
     /// Quiet time after the last event before reloading: one reload per save, not one per event.
     static let debounceMs = 40
@@ -20,7 +20,6 @@ final class StubWatcher: @unchecked Sendable {
     private let onChange: @Sendable () -> Void
     private let inotifyFD: Int32
     private let stopPipe: (read: Int32, write: Int32)
-    private var watched: Set<String> = []
     private var thread: pthread_t?
 
     /// True when inotify is in use (false: polling).
@@ -60,43 +59,31 @@ final class StubWatcher: @unchecked Sendable {
         close(stopPipe.write)
     }
 
-    /// Adds a watch on every folder in the tree; new folders appear after each burst of events.
+    /// Adds a watch on every folder the loader reads; new folders appear after each burst of events.
     private func rewatch() {
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
             | IN_DELETE_SELF | IN_MOVE_SELF)
-        for folder in [root] + StubWatcher.folders(under: root) {
-            _ = inotify_add_watch(inotifyFD, folder, mask)
-            watched.insert(folder)
+        let tree = StubTree.walk(root)
+        for folder in tree.folders {
+            // A folder that vanished since the walk has nothing to watch; the next burst rewalks.
+            _ = inotify_add_watch(inotifyFD, tree.path(of: folder), mask)
         }
     }
 
-    static func folders(under root: String) -> [String] {
+    /// (path, size, mtime) of every entry in the folders the loader reads, for the polling fallback.
+    static func fingerprint(of root: String) -> [String] {
+        let tree = StubTree.walk(root)
         var out: [String] = []
-        walk(root) { path, info in
-            if (info.st_mode & S_IFMT) == S_IFDIR { out.append(path) }
+        for folder in tree.folders {
+            let path = tree.path(of: folder)
+            for entry in folder.entries {
+                var info = stat()
+                let file = PathText.join(path, entry.name)
+                guard stat(file, &info) == 0 else { continue }
+                out.append("\(file)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+            }
         }
         return out
-    }
-
-    /// (path, size, mtime) of every entry, for the polling fallback.
-    static func fingerprint(of root: String) -> [String] {
-        var out: [String] = []
-        walk(root) { path, info in
-            out.append("\(path)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
-        }
-        return out.sorted()
-    }
-
-    /// Visits every entry below `root` (not following symlinked folders out of the tree twice).
-    static func walk(_ root: String, depth: Int = 0, _ visit: (String, stat) -> Void) {
-        guard depth < 16, let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return }
-        for name in names {
-            let path = root + "/" + name
-            var info = stat()
-            guard stat(path, &info) == 0 else { continue }
-            visit(path, info)
-            if (info.st_mode & S_IFMT) == S_IFDIR { walk(path, depth: depth + 1, visit) }
-        }
     }
 
     private func run() {

@@ -40,7 +40,8 @@ final class CatalogStore: AdminHost, Sendable {
                 prepared.withLock { $0 = next }
                 report.withLock { $0 = HealthReport(loadedAt: catalog.loadedAt) }
                 if announceReloads {
-                    StandardStreams.write("stubd: reloaded \(directory.path) (\(catalog.routes.count) routes)\n", to: STDERR_FILENO)
+                    let warnings = catalog.warnings.map { "stubd: warning: \($0)\n" }.joined()
+                    StandardStreams.write("stubd: reloaded \(directory.path) (\(catalog.routes.count) routes)\n\(warnings)", to: STDERR_FILENO)
                 }
             case .failure(let failure):
                 report.withLock { $0.problems = failure.problems }

@@ -5,14 +5,21 @@ import StubServer
 /// `stubd check [DIR]`: validate a stub directory, print every problem, exit 1 if there is any.
 enum CheckCommand {
     static let usage = StubDirectoryArgument.usage(
-        command: "check", overview: "Validate a stub directory and print every problem as `file: json.path: message`.")
+        command: "check", overview: "Validate a stub directory and print every problem as `file: json.path: message`.",
+        options: ["--strict              Treat warnings (links leaving the stub directory) as problems"])
 
     static func run(_ arguments: [String]) -> Int32 {
-        guard let directory = StubDirectoryArgument.parse(arguments, usage: usage) else { return 2 }
+        guard let parsed = StubDirectoryArgument.parse(arguments, usage: usage, flags: ["--strict"]) else { return 2 }
+        let directory = parsed.directory
         if directory.isEmpty { print(usage); return 0 }
         switch StubLoader.load(directory: directory) {
         case .success(let catalog):
             let variants = catalog.routes.reduce(0) { $0 + $1.variants.count }
+            for warning in catalog.warnings { StubdCommand.printError("warning: \(warning)") }
+            if parsed.flags.contains("--strict") && !catalog.warnings.isEmpty {
+                StubdCommand.printError("\(directory): \(catalog.warnings.count) warning(s), failing because of --strict")
+                return 1
+            }
             print("\(directory): OK, \(catalog.routes.count) routes, \(variants) variants")
             return 0
         case .failure(let failure):
@@ -26,8 +33,9 @@ enum CheckCommand {
 /// The optional `[DIR]` argument shared by `check` and `routes`.
 enum StubDirectoryArgument {
     /// The help text of a command that takes only `[DIR]`.
-    static func usage(command: String, overview: String) -> String {
-        """
+    static func usage(command: String, overview: String, options: [String] = []) -> String {
+        let extra = options.map { "  \($0)\n" }.joined()
+        return """
         OVERVIEW: \(overview)
 
         USAGE: stubd \(command) [DIR]
@@ -36,15 +44,18 @@ enum StubDirectoryArgument {
           DIR                     Stub directory (default ./Stubs, or STUBD_STUBS)
 
         OPTIONS:
-          -h, --help              Show this help
+        \(extra)  -h, --help              Show this help
         """
     }
 
-    /// The directory, "" when help was asked for, nil after a usage error (already printed).
-    static func parse(_ arguments: [String], usage: String) -> String? {
+    /// The directory ("" when help was asked for) and the `flags` given, nil after a usage error
+    /// (already printed).
+    static func parse(_ arguments: [String], usage: String, flags known: Set<String> = []) -> (directory: String, flags: Set<String>)? {
         var scanner = ArgumentScanner(arguments)
+        var flags: Set<String> = []
         while let option = scanner.nextOption() {
-            if option == "-h" || option == "--help" { return "" }
+            if option == "-h" || option == "--help" { return ("", flags) }
+            if known.contains(option) { flags.insert(option); continue }
             StubdCommand.fail("unknown option \(option)", usage: usage)
             return nil
         }
@@ -52,6 +63,6 @@ enum StubDirectoryArgument {
             StubdCommand.fail("expected at most one directory, got \(scanner.positionals.count) arguments", usage: usage)
             return nil
         }
-        return scanner.positionals.first ?? getenv("STUBD_STUBS").map { String(cString: $0) } ?? "Stubs"
+        return (scanner.positionals.first ?? getenv("STUBD_STUBS").map { String(cString: $0) } ?? "Stubs", flags)
     }
 }

@@ -7,7 +7,7 @@ enum RoutesCommand {
         command: "routes", overview: "Print the routes of a stub directory: service, route, method, full path, variants, default.")
 
     static func run(_ arguments: [String]) -> Int32 {
-        guard let directory = StubDirectoryArgument.parse(arguments, usage: usage) else { return 2 }
+        guard let directory = StubDirectoryArgument.parse(arguments, usage: usage)?.directory else { return 2 }
         if directory.isEmpty { print(usage); return 0 }
         switch StubLoader.load(directory: directory) {
         case .success(let catalog):

@@ -128,6 +128,7 @@ enum ServeCommand {
         if !loopback && configuration.adminEnabled && configuration.adminToken == nil {
             StubdCommand.printError("stubd: warning: the admin API on \(configuration.host) is open to the network; set --admin-token (or STUBD_ADMIN_TOKEN) or --no-admin")
         }
+        for warning in server.catalog.warnings { StubdCommand.printError("stubd: warning: \(warning)") }
         let routes = server.catalog.routes.count
         StandardStreams.write("stubd \(StubdVersion.current) serving \(options.stubs) (\(routes) routes) on \(server.baseURL.absoluteString)\n", to: STDOUT_FILENO)
         var received: Int32 = 0

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The folders of a stub directory, found by the one walk that both the loader and the reload
+/// watcher use, so the watcher looks at exactly what the loader reads. The layout bounds the
+/// depth: the root, service folders, route folders, nothing below. Hidden names are skipped at
+/// every level; a folder reached twice (a link back up the tree, or two links to one folder) is
+/// read once and the second way in is a problem; links that leave the stub root are followed and
+/// reported as warnings.
+package struct StubTree {
+    /// What a folder is to the loader.
+    package enum Role: Equatable { case root, service, route }
+
+    /// One folder the loader reads, with its entries.
+    package struct Folder {
+        /// The path relative to the root ("" for the root itself).
+        package let relative: String
+        package let role: Role
+        /// For a route folder, the service folder it belongs to.
+        package let service: String?
+        package let entries: [StubFiles.Entry]
+    }
+
+    /// The absolute, standardized root.
+    package let root: String
+    package private(set) var folders: [Folder] = []
+    /// Folders that cannot be read, and second ways into a folder already read.
+    package private(set) var problems: [StubProblem] = []
+    /// Links that point outside the stub root (followed).
+    package private(set) var warnings: [StubProblem] = []
+
+    private var visited: Set<StubFiles.Identity> = []
+    private var realRoot: String
+
+    /// Walks `root` (already standardized and known to be a folder).
+    package static func walk(_ root: String) -> StubTree {
+        var tree = StubTree(root: root)
+        guard let top = tree.read("", role: .root, service: nil) else { return tree }
+        for entry in top.entries where entry.isDirectory {
+            guard let inner = tree.read(entry.name, role: .route, service: nil) else { continue }
+            if inner.entries.contains(where: { $0.name == "route.json" && !$0.isDirectory }) { continue }
+            tree.retag(to: .service)
+            for child in inner.entries where child.isDirectory {
+                _ = tree.read("\(entry.name)/\(child.name)", role: .route, service: entry.name)
+            }
+        }
+        return tree
+    }
+
+    private init(root: String) {
+        self.root = root
+        realRoot = StubTree.realPath(root) ?? root
+    }
+
+    /// The absolute path of a folder of this tree.
+    package func path(of folder: Folder) -> String {
+        folder.relative.isEmpty ? root : PathText.join(root, folder.relative)
+    }
+
+    /// Lists a folder once; nil when it cannot be listed or was already read by another way in.
+    private mutating func read(_ relative: String, role: Role, service: String?) -> Folder? {
+        let shown = relative.isEmpty ? "." : relative
+        switch StubFiles.list(relative.isEmpty ? root : PathText.join(root, relative)) {
+        case .failure(let error):
+            problems.append(StubProblem(file: shown, location: .file, message: "cannot list folder: \(error)"))
+            return nil
+        case .success(let listing):
+            guard visited.insert(listing.identity).inserted else {
+                problems.append(StubProblem(file: shown, location: .file,
+                    message: "leads to a folder already read (a link back into the tree); expected each folder to be reached one way only"))
+                return nil
+            }
+            let folder = Folder(relative: relative, role: role, service: service, entries: listing.entries)
+            folders.append(folder)
+            for entry in listing.entries where entry.isLink {
+                checkLink(relative.isEmpty ? entry.name : "\(relative)/\(entry.name)")
+            }
+            return folder
+        }
+    }
+
+    /// A folder first read as a route turned out to hold no route.json: it is a service.
+    private mutating func retag(to role: Role) {
+        guard let last = folders.popLast() else { return }
+        folders.append(Folder(relative: last.relative, role: role, service: nil, entries: last.entries))
+    }
+
+    /// Warns about a link whose target is outside the stub root.
+    private mutating func checkLink(_ relative: String) {
+        guard let target = StubTree.realPath(PathText.join(root, relative)) else { return }
+        if target != realRoot && !target.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") {
+            warnings.append(StubProblem(file: relative, location: .file,
+                message: "links outside the stub directory, to \(target); it is followed"))
+        }
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
