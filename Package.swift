@@ -15,10 +15,11 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        .systemLibrary(name: "CSystem"),
         .target(name: "StubCore"),
         .target(name: "StubServer", dependencies: ["StubCore", "CMicroHTTPD"]),
         .target(name: "StubTesting"),
-        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore"]),
+        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubTesting"]),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTesting"]),
     ],

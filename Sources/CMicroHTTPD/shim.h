@@ -8,14 +8,35 @@
 
 /* Swift does not import C-variadic functions; these fixed-arity wrappers are the only C here. */
 
-/* Starts a daemon; the completion callback is passed here, the other options in one MHD_OPTION_ARRAY. */
-static inline struct MHD_Daemon *CMHD_start_daemon(unsigned int flags, uint16_t port,
-                                                    MHD_AccessHandlerCallback handler, void *handler_cls,
-                                                    MHD_RequestCompletedCallback completed, void *completed_cls,
+/* The URI log callback's type (the header declares it only inside a comment). */
+typedef void *(*CMHD_RequestStartedCallback)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/* Starts a daemon. The callbacks are passed here, all with one `cls`; the other options in one
+   MHD_OPTION_ARRAY. */
+static inline struct MHD_Daemon *CMHD_start_daemon(unsigned int flags, void *cls,
+                                                    MHD_AcceptPolicyCallback accept,
+                                                    MHD_AccessHandlerCallback handler,
+                                                    MHD_RequestCompletedCallback completed,
+                                                    CMHD_RequestStartedCallback started,
+                                                    MHD_NotifyConnectionCallback connection,
                                                     struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+    return MHD_start_daemon(flags, 0, accept, cls, handler, cls,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, cls,
+                            MHD_OPTION_URI_LOG_CALLBACK, started, cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, connection, cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/* The context the connection callback stored for a connection (MHD_CONNECTION_INFO_SOCKET_CONTEXT). */
+static inline void *CMHD_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/* The client's address of a connection, or NULL. */
+static inline const struct sockaddr *CMHD_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
 }
 
 /* The port the daemon actually bound (useful after asking for port 0). */

@@ -40,20 +40,34 @@ extension AdminAPI {
         }
     }
 
+    /// Query parameters as an object: a string per name, or an array of every value, in order,
+    /// where a name repeats (`ids[]=1&ids[]=2` → `{"ids[]": ["1", "2"]}`).
+    static func queryJSON(_ query: [(name: String, value: String)]) -> JSONValue {
+        var names: [String] = []
+        var values: [String: [String]] = [:]
+        for (name, value) in query {
+            if values[name] == nil { names.append(name) }
+            values[name, default: []].append(value)
+        }
+        return .object(names.map { name in
+            let all = values[name] ?? []
+            return (name, all.count == 1 ? .string(all[0]) : .array(all.map { .string($0) }))
+        })
+    }
+
     /// One journal entry as JSON. Bodies are text when they are UTF-8, else base64.
     static func entryJSON(_ entry: RequestJournal.Entry) -> JSONValue {
         let r = entry.record
         var headers: [(key: String, value: JSONValue)] = []
         for (name, value) in r.request.headers where !headers.contains(where: { $0.key == name }) { headers.append((name, .string(value))) }
-        var query: [(key: String, value: JSONValue)] = []
-        for (name, value) in r.request.query where !query.contains(where: { $0.key == name }) { query.append((name, .string(value))) }
         let text = String(validating: r.request.body, as: UTF8.self)
         return .object([
             ("id", .number(Double(entry.id))),
             ("time", .string(ISO8601.format(r.receivedAt))),
             ("method", .string(r.request.method)),
             ("path", .string(r.request.path)),
-            ("query", .object(query)),
+            ("query", queryJSON(r.request.query)),
+            ("pathParameters", .object(r.pathParameters.map { ($0.name, .string($0.value)) })),
             ("headers", .object(headers)),
             ("body", .string(text ?? Data(r.request.body).base64EncodedString())),
             ("bodyEncoding", .string(text == nil ? "base64" : "utf8")),

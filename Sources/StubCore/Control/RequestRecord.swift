@@ -12,6 +12,8 @@ public struct RequestRecord: Sendable {
     public var session: String?
     /// The matched route, if any.
     public var routeID: String?
+    /// The matched route's path parameters, percent-decoded, in template order.
+    public var pathParameters: [(name: String, value: String)] = []
     /// The variant served, if any.
     public var variant: String?
     /// The status sent; 0 for faults.

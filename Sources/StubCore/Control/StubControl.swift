@@ -11,18 +11,40 @@ public final class StubControl: OverrideSource, Sendable {
     private struct State {
         var overrides: [String: [String: RouteOverride]] = [:]  // session key → route id → override
         var journal: RequestJournal
+        var sessions: SessionExpiry
+
+        /// Notes that `session` (not the global scope) was used, and drops expired sessions' state.
+        mutating func touch(_ session: String?, now: Double) {
+            guard let session else { return }
+            for expired in sessions.touch(session, now: now) { overrides[expired] = nil }
+        }
     }
 
     private let state: Locked<State>
     private let journalCapacity: Int
+    private let clock: @Sendable () -> Double
 
-    /// A control with a journal of `journalSize` entries (0 disables the journal).
-    public init(journalSize: Int) {
-        state = Locked(State(journal: RequestJournal(capacity: journalSize)))
+    /// Seconds a session's overrides and sequences survive without use (default 10 minutes).
+    public static let defaultSessionIdleSeconds = 600.0
+    /// Sessions holding overrides at once; the least recently used go first (default 10,000).
+    public static let defaultMaxSessions = 10_000
+
+    /// A control with a journal of `journalSize` entries (0 disables the journal), whose sessions
+    /// expire after `sessionIdleSeconds` without use or beyond `maxSessions`. `clock` gives
+    /// seconds on any steady scale (tests pass their own).
+    public init(journalSize: Int, sessionIdleSeconds: Double = StubControl.defaultSessionIdleSeconds,
+                maxSessions: Int = StubControl.defaultMaxSessions,
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }) {
+        let policy = SessionExpiry.Policy(idleSeconds: max(1, sessionIdleSeconds), maxSessions: max(1, maxSessions))
+        state = Locked(State(journal: RequestJournal(capacity: journalSize), sessions: SessionExpiry(policy: policy)))
         journalCapacity = max(0, journalSize)
+        self.clock = clock
     }
 
     static func key(_ session: String?) -> String { session ?? "" }
+
+    /// Sessions holding overrides or sequences now.
+    public var sessionCount: Int { state.withLock { $0.overrides.keys.filter { !$0.isEmpty }.count } }
 
     /// Sets (replaces) the override of `route` after checking every variant name against it.
     public func setOverride(_ override: RouteOverride, for route: Route, session: String?) throws(ControlError) {
@@ -31,12 +53,23 @@ public final class StubControl: OverrideSource, Sendable {
         }
         var o = override
         o.served = 0
-        state.withLock { $0.overrides[StubControl.key(session), default: [:]][route.id] = o }
+        let now = clock()
+        state.withLock { s in
+            s.touch(session, now: now)
+            s.overrides[StubControl.key(session), default: [:]][route.id] = o
+        }
     }
 
     /// Removes the override of one route.
     public func clearOverride(routeID: String, session: String?) {
-        state.withLock { _ = $0.overrides[StubControl.key(session)]?.removeValue(forKey: routeID) }
+        state.withLock { s in
+            let key = StubControl.key(session)
+            _ = s.overrides[key]?.removeValue(forKey: routeID)
+            if s.overrides[key]?.isEmpty == true {
+                s.overrides[key] = nil
+                if let session { s.sessions.forget(session) }
+            }
+        }
     }
 
     /// The override of one route, if any.
@@ -57,6 +90,7 @@ public final class StubControl: OverrideSource, Sendable {
             guard !s.overrides.isEmpty else { return nil }
             let key = StubControl.key(session)
             guard var o = s.overrides[key]?[routeID] else { return nil }
+            if session != nil { s.touch(session, now: clock()) }
             var decision = OverrideDecision(variant: o.variant, delay: o.delay, fault: o.fault, throttleBytesPerSecond: o.throttleBytesPerSecond)
             if advance && o.served < o.sequence.count {
                 decision.variant = o.sequence[o.served]
@@ -97,6 +131,7 @@ public final class StubControl: OverrideSource, Sendable {
     public func reset(session: String?) {
         state.withLock { s in
             s.overrides[StubControl.key(session)] = nil
+            if let session { s.sessions.forget(session) }
             s.journal.removeAll { $0.record.session == session }
         }
     }

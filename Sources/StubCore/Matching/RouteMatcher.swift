@@ -68,7 +68,7 @@ package struct RouteMatcher: Sendable {
         case notFound
     }
 
-    /// Matches a method and a decoded path, capturing the path parameters.
+    /// Matches a method and a path as sent, capturing the decoded the path parameters.
     package func match(method: String, path: String) -> Match {
         switch route(method: method, path: path) {
         case .route(let index):
@@ -80,7 +80,7 @@ package struct RouteMatcher: Sendable {
         }
     }
 
-    /// Finds the route for a method and a decoded path.
+    /// Finds the route for a method and a path as sent (segments are decoded one by one).
     package func route(method: String, path: String) -> Lookup {
         var path = path
         return path.withUTF8 { bytes in
@@ -112,9 +112,17 @@ package struct RouteMatcher: Sendable {
             return !nodes[at].endpoints.isEmpty && accept(nodes[at])
         }
         let text = UnsafeBufferPointer(rebasing: path[segment])
-        if let literal = child(of: at, text), visit(literal, path, from: segment.upperBound, accept) { return true }
+        if let literal = literalChild(of: at, raw: text), visit(literal, path, from: segment.upperBound, accept) { return true }
         if let parameter = nodes[at].parameter, visit(parameter, path, from: segment.upperBound, accept) { return true }
         return false
+    }
+
+    /// The literal child of `at` for a segment as sent: literals are matched decoded, so `%41`
+    /// matches `A` and `a%2Fb` is one segment that no literal without a slash matches.
+    private func literalChild(of at: Int, raw: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard PathDecoding.needsDecoding(raw) else { return child(of: at, raw) }
+        guard case .success(let decoded) = PathDecoding.decode(raw) else { return nil }
+        return decoded.withUnsafeBufferPointer { child(of: at, $0) }
     }
 
     /// The next non-empty segment of `path` at or after `from`; nil when none is left.

@@ -61,8 +61,8 @@ public struct PathTemplate: Sendable, Equatable {
         return false
     }
 
-    /// The value `path` gives the parameter `name`, read straight from the path's bytes; nil when
-    /// the template has no such parameter or the path is shorter.
+    /// The value `path` (as sent) gives the parameter `name`, read straight from the path's bytes
+    /// and percent-decoded; nil when the template has no such parameter or the path is shorter.
     public func value(of name: String, in path: String) -> String? {
         guard let position = segments.firstIndex(of: .parameter(name)) else { return nil }
         var path = path
@@ -72,7 +72,7 @@ public struct PathTemplate: Sendable, Equatable {
                 guard let skipped = RouteMatcher.segment(in: bytes, from: from) else { return nil }
                 from = skipped.upperBound
             }
-            return RouteMatcher.segment(in: bytes, from: from).map { String(decoding: bytes[$0], as: UTF8.self) }
+            return RouteMatcher.segment(in: bytes, from: from).map { PathDecoding.segment(UnsafeBufferPointer(rebasing: bytes[$0])) }
         }
     }
 }

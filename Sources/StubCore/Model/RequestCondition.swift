@@ -4,7 +4,7 @@
 public struct RequestCondition: Sendable, Equatable {
     /// Path template parameters.
     public var path: [String: String] = [:]
-    /// Query parameters (percent-decoded).
+    /// Query parameters (percent-decoded); a name given more than once matches when any value does.
     public var query: [String: String] = [:]
     /// Headers; names compare case-insensitively.
     public var headers: [String: String] = [:]
@@ -31,7 +31,8 @@ public struct RequestCondition: Sendable, Equatable {
             guard let got = view.parameter(name), want == "*" || got == want else { return false }
         }
         for (name, want) in query {
-            guard let got = view.query(name), want == "*" || got == want else { return false }
+            let got = view.queryValues(name)
+            guard !got.isEmpty, want == "*" || got.contains(want) else { return false }
         }
         for (name, want) in headers {
             guard let got = view.header(name), want == "*" || got == want else { return false }

@@ -40,6 +40,8 @@ package struct ResponsePlan: Sendable {
     package var renderedBody: [UInt8]?
     /// The matched route's id, if any.
     package var routeID: String?
+    /// The matched route's path template, which reads the path parameters for the journal.
+    package var template: PathTemplate?
     /// The chosen variant's name, if any.
     package var variantName: String?
     /// How the variant was chosen.

@@ -15,6 +15,11 @@ package struct ResponsePlanner: Sendable {
 
     /// Plans the response for a request held by the transport; values are read by lookup.
     package func plan(_ request: any RequestHead, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil) -> ResponsePlan {
+        if let bad = PathDecoding.problem(in: request.path) {
+            return .reply(.error(400, "invalid path", [
+                ("path", .string(request.path)), ("segment", .string(bad.segment)), ("expected", .string(bad.expected)),
+            ]))
+        }
         let controls: RequestControls
         switch RequestControls.read(from: request) {
         case .success(let c): controls = c
@@ -45,6 +50,7 @@ package struct ResponsePlanner: Sendable {
             plan.throttleBytesPerSecond = controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond
             plan.renderedBody = variant.template?.render(&view)
             plan.routeID = route.id
+            plan.template = route.template
             plan.variantName = variant.name
             plan.selection = chosen.selection
             return plan

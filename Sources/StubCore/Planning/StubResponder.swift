@@ -22,7 +22,10 @@ package final class StubResponder: Sendable {
         var plan: ResponsePlan
         // The prefix test comes first and compares bytes: a plain request pays for nothing more.
         if StubResponder.isAdminPath(request.path), let admin {
-            plan = ResponsePlan(response: admin.respond(to: request.snapshot(), session: session), status: 0)
+            var call = request.snapshot()
+            // Admin ids hold slashes (`app/users`); a client may send them as `%2F`.
+            call.path = PathDecoding.decodedWhole(call.path)
+            plan = ResponsePlan(response: admin.respond(to: call, session: session), status: 0)
             if case .reply(let reply) = plan.response { plan.status = reply.status }
             plan.journaled = false
         } else {
@@ -56,8 +59,11 @@ package final class StubResponder: Sendable {
     package func completed(_ plan: ResponsePlan, request: any RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int) {
         guard keepsRecord(of: plan) else { return }
         let journals = plan.journaled && control.keepsJournal
-        let record = RequestRecord(request: request.snapshot(), session: plan.session, routeID: plan.routeID, variant: plan.variantName,
+        var record = RequestRecord(request: request.snapshot(), session: plan.session, routeID: plan.routeID, variant: plan.variantName,
                                    status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes)
+        if let template = plan.template {
+            record.pathParameters = template.parameterNames.map { ($0, template.value(of: $0, in: record.request.path) ?? "") }
+        }
         logger?.log(record)
         if journals { control.record(record) }
     }

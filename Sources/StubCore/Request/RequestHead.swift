@@ -5,14 +5,16 @@
 package protocol RequestHead {
     /// The method as received.
     var method: String { get }
-    /// The decoded path, without the query.
+    /// The path as sent, without the query; segments are percent-decoded one by one where read.
     var path: String { get }
-    /// The raw body bytes (cut at `Limits.requestBodyBytes`).
+    /// The raw body bytes (up to the server's body limit).
     var body: [UInt8] { get }
     /// The first value of a header, compared case-insensitively.
     func header(_ name: String) -> String?
     /// The first value of a query parameter, percent-decoded.
     func queryValue(_ name: String) -> String?
+    /// Every value of a query parameter, in order, percent-decoded.
+    func queryValues(_ name: String) -> [String]
     /// Every query parameter in order.
     func allQueryParameters() -> [(name: String, value: String)]
     /// Every header in order.
@@ -39,6 +41,8 @@ extension StubRequest: RequestHead {
     package func allQueryParameters() -> [(name: String, value: String)] { query }
     /// Every header in order.
     package func allHeaders() -> [(name: String, value: String)] { headers }
+    /// Every value of a query parameter, in order.
+    package func queryValues(_ name: String) -> [String] { query.compactMap { $0.name == name ? $0.value : nil } }
 
     /// Whether a header or query parameter has a control's prefix.
     package var mayCarryControls: Bool {

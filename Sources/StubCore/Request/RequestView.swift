@@ -26,6 +26,10 @@ struct RequestView {
         RequestControls.queryNames.contains(name) ? nil : head.queryValue(name)
     }
 
+    func queryValues(_ name: String) -> [String] {
+        RequestControls.queryNames.contains(name) ? [] : head.queryValues(name)
+    }
+
     func parameter(_ name: String) -> String? {
         switch parameters {
         case .captured(let values): return values[name]

@@ -2,7 +2,7 @@
 public struct StubRequest: Sendable {
     /// Upper-case method.
     public var method: String
-    /// The decoded path, without the query.
+    /// The path as sent, without the query (segments are percent-decoded where matched).
     public var path: String
     /// Query parameters in order, percent-decoded.
     public var query: [(name: String, value: String)]

@@ -15,13 +15,37 @@ final class RequestBridge: Sendable {
     let store: CatalogStore
     let responder: StubResponder
     let suspensions: SuspendedConnections
+    let admission: ConnectionAdmission
     let hangCapNs: UInt64
+    /// The largest request body accepted (`--max-body`).
+    let maxBody: Int
 
-    init(store: CatalogStore, responder: StubResponder, hangCapMs: Int) throws(SystemCallError) {
+    init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, hangCapMs: Int, maxBody: Int) throws(SystemCallError) {
         self.store = store
         self.responder = responder
+        self.admission = admission
         suspensions = try SuspendedConnections { MHDConnection(handle: $0).resume() }
         hangCapNs = UInt64(max(0, min(hangCapMs, Limits.maxDurationMs))) * 1_000_000
+        self.maxBody = maxBody
+    }
+
+    /// The first handler call: the head is complete and no body has been read. A head that
+    /// `RequestFraming` refuses is answered at once and the connection closes after it.
+    func checkHead(_ connection: MHDConnection, _ context: RequestContext, http10: Bool) -> Outcome {
+        context.headChecked = true
+        if let admitted = context.admitted { admission.headReceived(admitted) }
+        let framing = connection.framing()
+        context.controlHeaderSeen = framing.controlHeader
+        if let rejection = framing.rejection(http10: http10, maxBody: maxBody) { return refuse(connection, context, rejection) }
+        context.expectBody(length: framing.contentLength)
+        return .proceed
+    }
+
+    /// Answers a request stubd will not serve, and closes the connection after the answer.
+    private func refuse(_ connection: MHDConnection, _ context: RequestContext, _ rejection: RequestFraming.Rejection) -> Outcome {
+        let reply = rejection.reply
+        context.phase = .answered
+        return connection.queue(status: reply.status, MHDResponse(bytes: reply.body, headers: reply.headers)) ? .proceed : .close
     }
 
     /// One call of the access handler once the request is complete, or after a resume.
@@ -49,12 +73,17 @@ final class RequestBridge: Sendable {
     /// libmicrohttpd is done with the request, also when the client left while it was suspended.
     func completed(_ context: RequestContext) {
         suspensions.didResume(&context.suspension)
+        if let admitted = context.admitted { admission.requestDone(admitted, now: MonotonicClock.now()) }
     }
 
     private func start(_ connection: MHDConnection, _ context: RequestContext) -> Outcome {
+        if context.bodyTooLarge {
+            return refuse(connection, context, RequestFraming.tooLarge(maxBody: maxBody, received: String(context.bodyBytesSeen)))
+        }
         let prepared = store.current
         if responder.recordsRequests { context.takeCopy() }
         let plan = responder.respond(to: context, catalog: prepared.catalog)
+        context.releaseBody(keeping: responder.recordsRequests ? Limits.journalBodyBytes : 0)
         context.plan = plan
         context.prepared = prepared
         if case .deferred(let work) = plan.response { return deferReply(work, connection, context) }

@@ -15,6 +15,11 @@ extension RequestContext: RequestHead {
         return connection?.queryValue(name)
     }
 
+    func queryValues(_ name: String) -> [String] {
+        if let copy { return copy.queryValues(name) }
+        return connection?.queryValues(name) ?? []
+    }
+
     func allQueryParameters() -> [(name: String, value: String)] {
         copy?.query ?? connection?.queryParameters() ?? []
     }
@@ -25,7 +30,7 @@ extension RequestContext: RequestHead {
 
     var mayCarryControls: Bool {
         if let known = controlsSeen { return known }
-        let seen = copy?.mayCarryControls ?? connection?.hasControlNames() ?? false
+        let seen = copy?.mayCarryControls ?? (controlHeaderSeen || connection?.hasControlQueryNames() == true)
         controlsSeen = seen
         return seen
     }

@@ -1,3 +1,4 @@
+import Glibc
 import StubCore
 
 /// Per-request state kept in libmicrohttpd's `con_cls` from the first handler call to completion.
@@ -19,16 +20,25 @@ final class RequestContext {
 
     let startNs: UInt64
     var phase = Phase.receiving
+    /// False until the first access-handler call, which checks the head before any body is read.
+    var headChecked = false
     var body: [UInt8] = []
     var bodyBytesSeen = 0
+    /// The largest body kept (`--max-body`); a larger one is answered with 413.
+    let maxBody: Int
+    /// The connection's entry in `ConnectionAdmission`, for its head deadline.
+    let admitted: ConnectionAdmission.Connection?
     /// Set when the request is complete, before the bridge sees it.
     private(set) var connection: MHDConnection?
     private(set) var method = "GET"
-    private(set) var path = "/"
+    /// The path as sent, without the query (decoded segment by segment in the core).
+    let path: String
     /// The whole request, copied before planning when it will be recorded (see `takeCopy`).
     var copy: StubRequest?
     /// Whether a header or query name has a control's prefix, once asked (see `mayCarryControls`).
     var controlsSeen: Bool?
+    /// Whether a header name has the control prefix, learnt while checking the head.
+    var controlHeaderSeen = false
     var plan: ResponsePlan?
     var prepared: PreparedCatalog?
     /// Set through `SuspendedConnections` only.
@@ -37,22 +47,51 @@ final class RequestContext {
     /// only for deferred replies, so a plain request allocates no lock.
     var deferredReply: Locked<Reply?>?
 
-    init(startNs: UInt64) {
+    init(startNs: UInt64, path: String, maxBody: Int, admitted: ConnectionAdmission.Connection?) {
         self.startNs = startNs
+        self.path = path
+        self.maxBody = maxBody
+        self.admitted = admitted
     }
 
-    /// Records the request line once the whole request has arrived.
-    func received(on connection: MHDConnection, method: String, path: String) {
+    /// The path of a request target as sent: up to the `?`, nothing decoded.
+    static func path(ofTarget target: UnsafePointer<CChar>) -> String {
+        let length = strcspn(target, "?")
+        return target.withMemoryRebound(to: UInt8.self, capacity: length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+    }
+
+    /// Records the method once the whole request has arrived.
+    func received(on connection: MHDConnection, method: String) {
         self.connection = connection
         self.method = RequestMethod.normalized(method)
-        self.path = path
     }
 
-    /// Keeps up to `Limits.requestBodyBytes` of the body for `when` conditions and the journal.
+    /// True once more body arrived than `maxBody`.
+    var bodyTooLarge: Bool { bodyBytesSeen > maxBody }
+
+    /// Keeps the body up to `maxBody` for `when` conditions, templates and the journal; a longer
+    /// body is counted, dropped and answered with 413.
     func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) {
         bodyBytesSeen += bytes.count
-        let room = Limits.requestBodyBytes - body.count
-        guard room > 0 else { return }
-        body.append(contentsOf: bytes.prefix(room))
+        guard !bodyTooLarge else {
+            if !body.isEmpty { body = [] }
+            return
+        }
+        body.append(contentsOf: bytes)
+    }
+
+    /// Makes room for a body of the declared length, so a large upload is one allocation.
+    func expectBody(length: String?) {
+        guard let length, let bytes = Int(length), bytes > 0, bytes <= maxBody else { return }
+        body.reserveCapacity(bytes)
+    }
+
+    /// Once the plan is made only the journal reads the body: keep what it keeps, free the rest
+    /// (a large upload held through a delay would otherwise hold its memory to the end).
+    func releaseBody(keeping bytes: Int) {
+        if body.count > bytes { body = Array(body.prefix(bytes)) }
+        if let kept = copy?.body, kept.count > bytes { copy?.body = Array(kept.prefix(bytes)) }
     }
 }

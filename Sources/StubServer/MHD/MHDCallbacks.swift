@@ -6,21 +6,38 @@ import StubCore
 // used. They are file-scope functions that capture nothing: a closure formed in main-actor code
 // would trap when MHD calls it from its own thread.
 
-/// MHD's access handler: called several times per request. The first call only creates the
-/// context (queueing on the first call makes MHD 0.9.75 drop keep-alive); body chunks are
-/// collected; the final call hands over to the bridge, and so does every call after a resume.
+/// MHD's URI log callback: the request line has arrived. Makes the per-request context, with
+/// the path as sent (MHD would decode it whole, `%2F` and `%00` included), and starts the head's
+/// deadline. What it returns is the request's `con_cls`, which MHD also hands to the completion
+/// callback when the handler is never called.
+func stubdRequestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    guard let cls else { return nil }
+    let bridge = Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue()
+    let admitted = connection.flatMap { CMHD_socket_context($0) }.map { Unmanaged<ConnectionAdmission.Connection>.fromOpaque($0).takeUnretainedValue() }
+    let now = MonotonicClock.now()
+    if let admitted { bridge.admission.headStarted(admitted, now: now) }
+    let path = uri.map { RequestContext.path(ofTarget: $0) } ?? "/"
+    // Retained here, released in stubdRequestCompleted.
+    return Unmanaged.passRetained(RequestContext(startNs: now, path: path, maxBody: bridge.maxBody, admitted: admitted)).toOpaque()
+}
+
+/// MHD's access handler: called several times per request. The first call checks the head and
+/// queues nothing unless it refuses the request (queueing on the first call makes MHD 0.9.75
+/// close the connection, which is wanted only then); body chunks are collected; the final call
+/// hands over to the bridge, and so does every call after a resume.
 func stubdAccessHandler(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
     _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
     _ uploadDataSize: UnsafeMutablePointer<Int>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 ) -> MHD_Result {
-    guard let cls, let connection, let conCls else { return .NO }
-    guard let existing = conCls.pointee else {
-        // Retained here, released in stubdRequestCompleted.
-        conCls.pointee = Unmanaged.passRetained(RequestContext(startNs: MonotonicClock.now())).toOpaque()
-        return .YES
-    }
+    guard let cls, let connection, let conCls, let existing = conCls.pointee else { return .NO }
     let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+    let bridge = Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue()
+    let handle = MHDConnection(pointer: connection)
+    if !context.headChecked {
+        let http10 = version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false
+        return bridge.checkHead(handle, context, http10: http10) == .proceed ? .YES : .NO
+    }
     if let uploadDataSize, uploadDataSize.pointee > 0 {
         if let uploadData {
             uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadDataSize.pointee) {
@@ -30,11 +47,7 @@ func stubdAccessHandler(
         uploadDataSize.pointee = 0
         return .YES
     }
-    let handle = MHDConnection(pointer: connection)
-    if context.connection == nil {
-        context.received(on: handle, method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/")
-    }
-    let bridge = Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue()
+    if context.connection == nil { context.received(on: handle, method: method.map { String(cString: $0) } ?? "GET") }
     return bridge.handle(handle, context) == .proceed ? .YES : .NO
 }
 
@@ -47,6 +60,49 @@ func stubdRequestCompleted(
     let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
     conCls.pointee = nil
     if let cls { Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue().completed(context) }
+}
+
+/// MHD's accept policy: whether a new client may connect (see `ConnectionAdmission`). A refused
+/// socket is closed at once, so a client over a limit learns it now, not after a backlog timeout.
+func stubdAcceptPolicy(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
+    guard let cls else { return .NO }
+    let bridge = Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue()
+    return bridge.admission.admit(address.flatMap(ClientAddress.init), now: MonotonicClock.now()) ? .YES : .NO
+}
+
+/// MHD's connection callback: a connection opened or is closing. Its `ConnectionAdmission` entry
+/// lives in the socket context from one to the other.
+func stubdConnectionChanged(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ change: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection, let socketContext else { return }
+    let admission = Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue().admission
+    switch change {
+    case .CONNECTION_NOTIFY_STARTED:
+        let address = CMHD_client_address(connection).flatMap(ClientAddress.init)
+        let entry = admission.opened(fd: CMHD_connection_fd(connection), address: address, now: MonotonicClock.now())
+        // Retained here, released when the connection closes.
+        socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
+    case .CONNECTION_NOTIFY_CLOSED:
+        guard let pointer = socketContext.pointee else { return }
+        admission.closed(Unmanaged<ConnectionAdmission.Connection>.fromOpaque(pointer).takeRetainedValue())
+        socketContext.pointee = nil
+    default:
+        return
+    }
+}
+
+/// Iterator for `MHD_get_connection_values_n`: feeds each header to the `RequestFraming` `cls` points at.
+func stubdFrameHeader(
+    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
+    _ value: UnsafePointer<CChar>?, _ valueSize: Int
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: keySize)
+    let bytes = UnsafeBufferPointer(start: value.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }, count: value == nil ? 0 : valueSize)
+    cls.assumingMemoryBound(to: RequestFraming.self).pointee.add(name: name, value: bytes)
+    return .YES
 }
 
 /// Iterator for `MHD_get_connection_values`: appends each pair to the array `cls` points at.

@@ -48,15 +48,26 @@ struct MHDConnection: @unchecked Sendable {
         return values(.GET_ARGUMENT_KIND).first { $0.name == name }?.value
     }
 
-    /// Whether a header name starts with `X-Stub-` or a query parameter name with `__`: one pass
-    /// over the request's values that stops at the first, instead of a lookup per control.
-    func hasControlNames() -> Bool {
+    /// Every value of a query parameter, in order (percent-decoded by libmicrohttpd).
+    func queryValues(_ name: String) -> [String] {
+        guard lookup(.GET_ARGUMENT_KIND, name).present else { return [] }
+        return values(.GET_ARGUMENT_KIND).compactMap { $0.name == name ? $0.value : nil }
+    }
+
+    /// Whether a query parameter name starts with `__`: one pass that stops at the first, instead
+    /// of a lookup per control. (Header names are seen while the head is checked.)
+    func hasControlQueryNames() -> Bool {
         var found = false
-        withUnsafeMutablePointer(to: &found) { _ = MHD_get_connection_values(pointer, .HEADER_KIND, stubdFindControlName, $0) }
-        if !found {
-            withUnsafeMutablePointer(to: &found) { _ = MHD_get_connection_values(pointer, .GET_ARGUMENT_KIND, stubdFindControlName, $0) }
-        }
+        withUnsafeMutablePointer(to: &found) { _ = MHD_get_connection_values(pointer, .GET_ARGUMENT_KIND, stubdFindControlName, $0) }
         return found
+    }
+
+    /// Every header, as received, through `RequestFraming` (names and values with their lengths,
+    /// so a NUL inside a value is seen).
+    func framing() -> RequestFraming {
+        var framing = RequestFraming()
+        withUnsafeMutablePointer(to: &framing) { _ = MHD_get_connection_values_n(pointer, .HEADER_KIND, stubdFrameHeader, $0) }
+        return framing
     }
 
     /// Every header in the order received.

@@ -25,6 +25,7 @@ public final class StubServer: Sendable {
     private let daemon: Locked<MHDDaemon?>
     private let watcher: StubWatcher?
     private let log: AccessLog?
+    private let sweeper: HeadDeadlineSweeper
 
     /// `http://host:port` for building request URLs.
     public var baseURL: URL {
@@ -55,13 +56,18 @@ public final class StubServer: Sendable {
         self.configuration = configuration
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads)
         self.store = store
-        control = StubControl(journalSize: configuration.journalSize)
+        control = StubControl(journalSize: configuration.journalSize, sessionIdleSeconds: configuration.sessionIdleSeconds,
+                              maxSessions: configuration.maxSessions)
         do {
             log = configuration.log == .off ? nil : try AccessLog(format: configuration.log)
             let admin = configuration.adminEnabled
                 ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current) : nil
             let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: log)
-            bridge = try RequestBridge(store: store, responder: responder, hangCapMs: configuration.hangCapMs)
+            let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { _ = shutdown($0, Int32(SHUT_RDWR)) },
+                                                log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
+            bridge = try RequestBridge(store: store, responder: responder, admission: admission, hangCapMs: configuration.hangCapMs,
+                                       maxBody: configuration.maxBodyBytes)
+            sweeper = try HeadDeadlineSweeper(admission: admission)
         } catch {
             close(socket.fd)
             throw StubServerError(error)
@@ -74,6 +80,7 @@ public final class StubServer: Sendable {
         } catch {
             close(socket.fd)
             started?.stop()
+            sweeper.stop()
             bridge.suspensions.shutdown()
             log?.stop()
             throw error
@@ -97,6 +104,7 @@ public final class StubServer: Sendable {
                 return
             }
             bridge.suspensions.shutdown()
+            sweeper.stop()
             running.stop()
             daemon = nil
             log?.stop()

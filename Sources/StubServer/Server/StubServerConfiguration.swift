@@ -13,8 +13,17 @@ public struct StubServerConfiguration: Sendable {
     public var baseDelayMs = 0
     /// How long a `hang` fault holds a connection before closing it.
     public var hangCapMs = 300_000
-    /// Concurrent connections accepted; more wait in the listen backlog.
+    /// Concurrent connections accepted; more are closed as soon as they connect (and logged).
     public var connectionLimit = StubServerConfiguration.defaultConnectionLimit()
+    /// Concurrent connections from one client address; more are closed as soon as they connect.
+    /// nil: half of `connectionLimit`, so one client cannot take every slot; 0: no cap.
+    public var maxClientConnections: Int?
+    /// Milliseconds a connection has to deliver a complete request head, from connecting or from
+    /// the request line of a kept-alive request; a later head is cut off (slow clients cannot hold
+    /// connections by sending a byte at a time).
+    public var headerTimeoutMs = 10_000
+    /// The largest request body accepted; a larger one gets 413. `when` conditions see the whole body.
+    public var maxBodyBytes = 16 << 20
     /// Per-connection memory for the request head and response head; larger request heads get 431.
     /// 6 KiB fits the request heads of real API clients (a JWT bearer token and a few cookies) and
     /// keeps 10,000 open connections under 100 MB; raise it for clients with very large headers.
@@ -25,6 +34,10 @@ public struct StubServerConfiguration: Sendable {
     public var pollingThreads = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Requests kept in the journal (a ring); 0 keeps none.
     public var journalSize = 1000
+    /// Seconds a session's overrides and sequences survive without use.
+    public var sessionIdleSeconds = StubControl.defaultSessionIdleSeconds
+    /// Sessions holding overrides at once; beyond it the least recently used are dropped.
+    public var maxSessions = StubControl.defaultMaxSessions
     /// Serve the admin API under `/__stubd/`.
     public var adminEnabled = true
     /// When set, admin calls other than health need `Authorization: Bearer <token>`.
@@ -36,6 +49,23 @@ public struct StubServerConfiguration: Sendable {
 
     /// A configuration with the defaults.
     public init() {}
+
+    /// True when `host` is a loopback address (`127.0.0.0/8`, `::1`, `::ffff:127.0.0.1`, `localhost`):
+    /// nothing outside this machine can connect.
+    public var bindsLoopback: Bool {
+        host == "localhost" || ClientAddress(literal: host)?.isLoopback == true
+    }
+
+    /// The limits `ConnectionAdmission` enforces.
+    var admissionLimits: ConnectionAdmission.Limits {
+        ConnectionAdmission.Limits(connections: connectionLimit, perClient: maxClientConnections ?? max(1, connectionLimit / 2),
+                                   headNs: UInt64(max(1, headerTimeoutMs)) * 1_000_000,
+                                   idleNs: UInt64(max(1, idleTimeoutSeconds)) * 1_000_000_000)
+    }
+
+    /// libmicrohttpd's own limit: above ours, so it never stops accepting (which would leave new
+    /// clients in the backlog) and stubd refuses the excess itself, at once.
+    var daemonConnectionLimit: Int { connectionLimit + 32 }
 
     /// Connections the process's file-descriptor limit allows, leaving room for files and the listener.
     public static func defaultConnectionLimit() -> Int {

@@ -22,7 +22,21 @@ enum ServeCommand {
       --delay DURATION        Base delay added to every stub response, e.g. 300ms (env STUBD_DELAY)
       --hang-cap DURATION     How long a `hang` fault holds a connection (default 300s)
       --journal-size N        Requests kept in the journal, 0 to disable (default 1000; env STUBD_JOURNAL_SIZE)
+      --session-ttl DURATION  Drop a session's overrides and sequences after this long unused
+                              (default 10m; env STUBD_SESSION_TTL)
+      --max-sessions N        Sessions holding overrides at once; the least recently used go
+                              first (default 10000; env STUBD_MAX_SESSIONS)
       --admin-token TOKEN     Require `Authorization: Bearer TOKEN` on admin calls (env STUBD_ADMIN_TOKEN)
+      --max-body SIZE         Largest request body; larger ones get 413, e.g. 16MiB
+                              (default 16MiB; env STUBD_MAX_BODY)
+      --header-timeout DURATION
+                              Time a client has to send a complete request head (default 10s;
+                              env STUBD_HEADER_TIMEOUT)
+      --max-connections N     Open connections; more are closed at once (default: the file
+                              limit, raised to its hard limit, minus 64)
+      --max-client-connections N
+                              Open connections from one address, 0 for no cap (default: half
+                              of --max-connections)
       --connection-memory N   Bytes per connection for request and response heads; larger
                               request heads get 431 (default 6144)
       --threads N             libmicrohttpd polling threads (default: one per core, at most 4)
@@ -34,6 +48,8 @@ enum ServeCommand {
     struct Options {
         var stubs = "Stubs"
         var configuration = StubServerConfiguration()
+        /// `--max-connections`; applied after the file limit is raised.
+        var maxConnections: Int?
     }
 
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Options {
@@ -61,6 +77,22 @@ enum ServeCommand {
             guard let ms = ArgumentScanner.parseDuration(delay) else { throw UsageError(message: "STUBD_DELAY must be a duration like 300ms, got \"\(delay)\"") }
             options.configuration.baseDelayMs = ms
         }
+        if let size = environment["STUBD_MAX_BODY"] {
+            guard let bytes = ArgumentScanner.parseSize(size) else { throw UsageError(message: "STUBD_MAX_BODY must be a size like 16MiB, got \"\(size)\"") }
+            options.configuration.maxBodyBytes = bytes
+        }
+        if let timeout = environment["STUBD_HEADER_TIMEOUT"] {
+            guard let ms = ArgumentScanner.parseDuration(timeout), ms > 0 else { throw UsageError(message: "STUBD_HEADER_TIMEOUT must be a duration like 10s, got \"\(timeout)\"") }
+            options.configuration.headerTimeoutMs = ms
+        }
+        if let ttl = environment["STUBD_SESSION_TTL"] {
+            guard let ms = ArgumentScanner.parseDuration(ttl), ms >= 1000 else { throw UsageError(message: "STUBD_SESSION_TTL must be a duration of 1s or more like 10m, got \"\(ttl)\"") }
+            options.configuration.sessionIdleSeconds = Double(ms) / 1000
+        }
+        if let count = environment["STUBD_MAX_SESSIONS"] {
+            guard let n = Int(count), n >= 1 else { throw UsageError(message: "STUBD_MAX_SESSIONS must be a whole number of 1 or more, got \"\(count)\"") }
+            options.configuration.maxSessions = n
+        }
         var scanner = ArgumentScanner(arguments)
         while let option = scanner.nextOption() {
             switch option {
@@ -74,7 +106,18 @@ enum ServeCommand {
             case "--delay": options.configuration.baseDelayMs = try scanner.duration(for: option)
             case "--hang-cap": options.configuration.hangCapMs = try scanner.duration(for: option)
             case "--journal-size": options.configuration.journalSize = try scanner.int(for: option, in: 0...10_000_000)
+            case "--session-ttl":
+                let ms = try scanner.duration(for: option)
+                guard ms >= 1000 else { throw UsageError(message: "--session-ttl must be 1s or more") }
+                options.configuration.sessionIdleSeconds = Double(ms) / 1000
+            case "--max-sessions": options.configuration.maxSessions = try scanner.int(for: option, in: 1...10_000_000)
             case "--admin-token": options.configuration.adminToken = try scanner.value(for: option)
+            case "--max-body": options.configuration.maxBodyBytes = try scanner.size(for: option)
+            case "--header-timeout":
+                options.configuration.headerTimeoutMs = try scanner.duration(for: option)
+                if options.configuration.headerTimeoutMs == 0 { throw UsageError(message: "--header-timeout must be more than 0") }
+            case "--max-connections": options.maxConnections = try scanner.int(for: option, in: 1...1_000_000)
+            case "--max-client-connections": options.configuration.maxClientConnections = try scanner.int(for: option, in: 0...1_000_000)
             case "--connection-memory": options.configuration.connectionMemoryLimit = try scanner.int(for: option, in: 2048...1_048_576)
             case "--threads": options.configuration.pollingThreads = try scanner.int(for: option, in: 1...64)
             case "--no-admin": options.configuration.adminEnabled = false
@@ -108,7 +151,12 @@ enum ServeCommand {
         signal(SIGPIPE, SIG_IGN)
         StubServerConfiguration.raiseFileLimit()
         var configuration = options.configuration
-        configuration.connectionLimit = StubServerConfiguration.defaultConnectionLimit()
+        let fileLimit = StubServerConfiguration.defaultConnectionLimit()
+        configuration.connectionLimit = min(options.maxConnections ?? fileLimit, fileLimit)
+        if let asked = options.maxConnections, asked > fileLimit {
+            StubdCommand.printError("stubd: warning: --max-connections \(asked) is above what the open-file limit allows; using \(fileLimit)")
+        }
+        MemoryPolicy.returnLargeBuffers()
         let server: StubServer
         do {
             server = try StubServer(stubsAt: URL(fileURLWithPath: options.stubs), configuration: configuration)
@@ -124,8 +172,7 @@ enum ServeCommand {
             StubdCommand.printError("stubd: \(error)")
             return 1
         }
-        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(configuration.host) || configuration.host.hasPrefix("127.")
-        if !loopback && configuration.adminEnabled && configuration.adminToken == nil {
+        if !configuration.bindsLoopback && configuration.adminEnabled && configuration.adminToken == nil {
             StubdCommand.printError("stubd: warning: the admin API on \(configuration.host) is open to the network; set --admin-token (or STUBD_ADMIN_TOKEN) or --no-admin")
         }
         for warning in server.catalog.warnings { StubdCommand.printError("stubd: warning: \(warning)") }

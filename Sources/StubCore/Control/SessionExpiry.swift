@@ -1,0 +1,51 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// When session state goes away: sessions (`X-Stub-Session`) are made by tests, one per test, and
+/// nothing tells stubd that a test is over. A session's overrides and sequences are dropped once it
+/// has been idle for `idleSeconds`, and when more than `maxSessions` hold state the least recently
+/// used go first. The global scope never expires.
+struct SessionExpiry {
+    /// The policy.
+    struct Policy: Sendable {
+        var idleSeconds: Double
+        var maxSessions: Int
+    }
+
+    let policy: Policy
+    private var lastUsed: [String: Double] = [:]
+    private var lastSweep = 0.0
+
+    init(policy: Policy) {
+        self.policy = policy
+    }
+
+    /// Sessions tracked now.
+    var count: Int { lastUsed.count }
+
+    /// Notes a use of `session` at `now` (seconds); returns the sessions to drop: those idle too
+    /// long (checked at most once a second) and the least recently used beyond the cap.
+    mutating func touch(_ session: String, now: Double) -> [String] {
+        lastUsed[session] = now
+        var dropped: [String] = []
+        if now - lastSweep >= 1 || lastUsed.count > policy.maxSessions {
+            lastSweep = now
+            dropped = lastUsed.filter { now - $0.value > policy.idleSeconds }.map(\.key)
+            for key in dropped { lastUsed[key] = nil }
+        }
+        if lastUsed.count > policy.maxSessions {
+            let excess = lastUsed.sorted { $0.value < $1.value }.prefix(lastUsed.count - policy.maxSessions).map(\.key)
+            for key in excess { lastUsed[key] = nil }
+            dropped += excess
+        }
+        return dropped
+    }
+
+    /// Stops tracking a session that holds no state any more.
+    mutating func forget(_ session: String) {
+        lastUsed[session] = nil
+    }
+}

@@ -1,0 +1,74 @@
+import Glibc
+
+/// A client's IP address as a hashable value, for counting connections per client. An IPv4
+/// address reached over IPv6 (`::ffff:127.0.0.1`) is the same client as the plain IPv4 address.
+struct ClientAddress: Hashable, CustomStringConvertible {
+    /// The address as 16 bytes (IPv4 as an IPv4-mapped IPv6 address).
+    let high: UInt64
+    let low: UInt64
+
+    /// The address of `address` (IPv4 or IPv6); nil for other families.
+    init?(_ address: UnsafePointer<sockaddr>) {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            let v4 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
+            bytes[10] = 0xFF
+            bytes[11] = 0xFF
+            withUnsafeBytes(of: v4.sin_addr) { for i in 0..<4 { bytes[12 + i] = $0[i] } }
+        case AF_INET6:
+            let v6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
+            withUnsafeBytes(of: v6.sin6_addr) { for i in 0..<16 { bytes[i] = $0[i] } }
+        default:
+            return nil
+        }
+        self.init(bytes: bytes)
+    }
+
+    /// An address from its 16 bytes.
+    init(bytes: [UInt8]) {
+        high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
+        low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The 16 bytes.
+    var bytes: [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) } + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+    }
+
+    /// True for an IPv4 address (plain or IPv4-mapped).
+    var isIPv4: Bool { high == 0 && low >> 32 == 0xFFFF }
+
+    /// True for 127.0.0.0/8 and ::1.
+    var isLoopback: Bool {
+        isIPv4 ? (low >> 24) & 0xFF == 127 : high == 0 && low == 1
+    }
+
+    /// `127.0.0.1`, or the IPv6 text form.
+    var description: String {
+        let raw = bytes
+        if isIPv4 { return raw[12..<16].map(String.init).joined(separator: ".") }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        raw.withUnsafeBytes { _ = inet_ntop(AF_INET6, $0.baseAddress, &text, socklen_t(text.count)) }
+        return String(cString: text)
+    }
+
+    /// The address of a host string (an IP literal), for deciding whether a bind address is loopback.
+    init?(literal: String) {
+        var host = literal
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        var v6 = in6_addr()
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            bytes[10] = 0xFF
+            bytes[11] = 0xFF
+            withUnsafeBytes(of: v4) { for i in 0..<4 { bytes[12 + i] = $0[i] } }
+            self.init(bytes: bytes)
+        } else if inet_pton(AF_INET6, host, &v6) == 1 {
+            self.init(bytes: withUnsafeBytes(of: v6) { Array($0) })
+        } else {
+            return nil
+        }
+    }
+}

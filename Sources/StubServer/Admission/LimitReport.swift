@@ -1,0 +1,38 @@
+import StubCore
+
+/// Logs that a connection limit was hit without flooding the log: one line per kind at most every
+/// `intervalNs`, carrying how many times it happened since the last line.
+final class LimitReport: Sendable {
+    /// The limits that are logged separately.
+    enum Kind: Int, CaseIterable {
+        case full, perClient, late
+    }
+
+    static let intervalNs: UInt64 = 10_000_000_000
+
+    private struct Tally {
+        var lastLogged = [UInt64](repeating: 0, count: Kind.allCases.count)
+        var unreported = [Int](repeating: 0, count: Kind.allCases.count)
+    }
+
+    private let tally = Locked(Tally())
+    private let log: @Sendable (String) -> Void
+
+    init(log: @escaping @Sendable (String) -> Void) {
+        self.log = log
+    }
+
+    /// Counts one event of `kind`; logs `line` when none was logged in the last interval.
+    func note(_ kind: Kind, now: UInt64, _ line: @autoclosure () -> String) {
+        let k = kind.rawValue
+        let times = tally.withLock { t -> Int? in
+            t.unreported[k] += 1
+            guard t.lastLogged[k] == 0 || now &- t.lastLogged[k] >= LimitReport.intervalNs else { return nil }
+            t.lastLogged[k] = now
+            defer { t.unreported[k] = 0 }
+            return t.unreported[k]
+        }
+        guard let times else { return }
+        log(times > 1 ? "\(line()) (\(times) times since the last report)" : line())
+    }
+}

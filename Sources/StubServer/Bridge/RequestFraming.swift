@@ -1,0 +1,102 @@
+import StubCore
+
+/// What libmicrohttpd 0.9.75 lets through in a request head and a server behind a proxy must not:
+/// checked once per request, in one pass over the headers, on the first access-handler call
+/// (before any body is read). MHD itself already answers a missing Host on HTTP/1.1 (strict mode),
+/// an invalid Content-Length and oversized heads; the rest is here. A request it rejects gets one
+/// JSON error and the connection closes, so bytes after it are never read as another request.
+struct RequestFraming {
+    /// Why a request is refused.
+    struct Rejection: Equatable {
+        let status: Int
+        let message: String
+        let details: [(key: String, value: String)]
+
+        static func == (a: Rejection, b: Rejection) -> Bool {
+            a.status == b.status && a.message == b.message && a.details.map(\.key) == b.details.map(\.key)
+                && a.details.map(\.value) == b.details.map(\.value)
+        }
+
+        /// The reply sent for it; the connection closes after it.
+        var reply: Reply {
+            .error(status, message, details.map { ($0.key, .string($0.value)) }, headers: [HTTPHeader("Connection", "close")])
+        }
+    }
+
+    private(set) var hosts = 0
+    private(set) var contentLength: String?
+    private var conflictingLengths = false
+    private var transferEncodings = 0
+    private var chunked = false
+    private var badName: String?
+    private var badValue: String?
+    /// Whether a header name starts with `X-Stub-` (found in the same pass, for the controls).
+    private(set) var controlHeader = false
+
+    /// Takes one header as received; `value` may hold bytes a C string would hide (a NUL).
+    mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        if !controlHeader && ControlNames.isControlHeader(name) { controlHeader = true }
+        if badName == nil && (name.isEmpty || !name.allSatisfy(RequestFraming.isTokenByte)) {
+            badName = String(decoding: name, as: UTF8.self)
+        }
+        if badValue == nil && value.contains(where: RequestFraming.isForbiddenInValue) {
+            badValue = String(decoding: name, as: UTF8.self)
+        }
+        if RequestFraming.equalsIgnoringCase(name, "host") { hosts += 1 }
+        if RequestFraming.equalsIgnoringCase(name, "content-length") {
+            let text = String(decoding: value, as: UTF8.self)
+            if let first = contentLength, first != text { conflictingLengths = true }
+            if contentLength == nil { contentLength = text }
+        }
+        if RequestFraming.equalsIgnoringCase(name, "transfer-encoding") {
+            transferEncodings += 1
+            chunked = RequestFraming.equalsIgnoringCase(value, "chunked")
+        }
+    }
+
+    /// The first reason to refuse the request, or nil. `http10` waives the Host requirement;
+    /// `maxBody` is the largest body accepted (a declared larger one is refused before it is sent).
+    func rejection(http10: Bool, maxBody: Int) -> Rejection? {
+        if let badName { return Rejection(status: 400, message: "invalid header name", details: [("header", badName), ("expected", "a name of letters, digits and !#$%&'*+-.^_`|~, with no space before the colon")]) }
+        if let badValue { return Rejection(status: 400, message: "invalid header value", details: [("header", badValue), ("expected", "no CR, LF, NUL or other control character in a value")]) }
+        if hosts == 0 && !http10 { return Rejection(status: 400, message: "missing Host header", details: [("expected", "one Host header on HTTP/1.1")]) }
+        if hosts > 1 { return Rejection(status: 400, message: "more than one Host header", details: [("expected", "one Host header")]) }
+        if transferEncodings > 0 && contentLength != nil {
+            return Rejection(status: 400, message: "both Content-Length and Transfer-Encoding", details: [("expected", "one way to frame the body")])
+        }
+        if transferEncodings > 1 || (transferEncodings == 1 && !chunked) {
+            return Rejection(status: 501, message: "unsupported transfer coding", details: [("expected", "Transfer-Encoding: chunked")])
+        }
+        if conflictingLengths { return Rejection(status: 400, message: "conflicting Content-Length headers", details: [("expected", "one length")]) }
+        if let contentLength, let length = UInt64(contentLength), length > UInt64(maxBody) {
+            return RequestFraming.tooLarge(maxBody: maxBody, received: String(length))
+        }
+        return nil
+    }
+
+    /// The 413 for a body over `maxBody` bytes.
+    static func tooLarge(maxBody: Int, received: String) -> Rejection {
+        Rejection(status: 413, message: "request body too large",
+                  details: [("limit", "\(maxBody) bytes"), ("received", "\(received) bytes"), ("hint", "raise it with --max-body or STUBD_MAX_BODY")])
+    }
+
+    /// RFC 9110 token characters.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        // ! # $ % & ' * + - . ^ _ ` | ~
+        case 0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E...0x60, 0x7C, 0x7E: return true
+        default: return false
+        }
+    }
+
+    /// Control characters other than tab, and DEL.
+    static func isForbiddenInValue(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != 0x09) || byte == 0x7F
+    }
+
+    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        return lowercase.withUTF8Buffer { zip(bytes, $0).allSatisfy { ($0 | 0x20) == $1 } }
+    }
+}
