@@ -29,12 +29,15 @@ struct SessionExpiry {
     /// Notes a use of `session` at `now` (seconds); returns the sessions to drop: those idle too
     /// long (checked at most once a second) and the least recently used beyond the cap.
     mutating func touch(_ session: String, now: Double) -> [String] {
-        lastUsed[session] = now
         var dropped: [String] = []
+        // A session used again after expiring starts afresh: its old state goes first.
+        if let last = lastUsed[session], now - last > policy.idleSeconds { dropped.append(session) }
+        lastUsed[session] = now
         if now - lastSweep >= 1 || lastUsed.count > policy.maxSessions {
             lastSweep = now
-            dropped = lastUsed.filter { now - $0.value > policy.idleSeconds }.map(\.key)
-            for key in dropped { lastUsed[key] = nil }
+            let idle = lastUsed.filter { now - $0.value > policy.idleSeconds }.map(\.key)
+            for key in idle { lastUsed[key] = nil }
+            dropped += idle
         }
         if lastUsed.count > policy.maxSessions {
             let excess = lastUsed.sorted { $0.value < $1.value }.prefix(lastUsed.count - policy.maxSessions).map(\.key)

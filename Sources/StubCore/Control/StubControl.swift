@@ -89,8 +89,9 @@ public final class StubControl: OverrideSource, Sendable {
             // Most requests come with no override anywhere: skip hashing the session and route.
             guard !s.overrides.isEmpty else { return nil }
             let key = StubControl.key(session)
+            // A session's state counts as used (and may turn out expired) only when it has some.
+            if session != nil && s.overrides[key] != nil { s.touch(session, now: clock()) }
             guard var o = s.overrides[key]?[routeID] else { return nil }
-            if session != nil { s.touch(session, now: clock()) }
             var decision = OverrideDecision(variant: o.variant, delay: o.delay, fault: o.fault, throttleBytesPerSecond: o.throttleBytesPerSecond)
             if advance && o.served < o.sequence.count {
                 decision.variant = o.sequence[o.served]

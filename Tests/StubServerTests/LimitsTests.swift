@@ -1,0 +1,89 @@
+import Foundation
+@testable import StubServer
+import StubTesting
+import Testing
+
+/// Bodies, repeated query parameters and sessions, over real sockets.
+@Suite struct LimitsTests {
+    static let stubs = [
+        "svc/upload/route.json": #"""
+        {"method": "POST", "path": "/upload",
+         "variants": {"201-big": {"when": {"body": {"kind": "big"}}}}}
+        """#,
+        "svc/upload/200.json": #"{"variant": "default"}"#,
+        "svc/upload/201-big.json": #"{"variant": "big"}"#,
+        "svc/items/route.json": #"""
+        {"method": "GET", "path": "/items",
+         "variants": {"200-two": {"when": {"query": {"ids[]": "2"}}}}}
+        """#,
+        "svc/items/200.json": #"{"variant": "default"}"#,
+        "svc/items/200-two.json": #"{"variant": "two"}"#,
+    ]
+
+    /// A JSON body of about `bytes` bytes whose `kind` field comes last.
+    func body(bytes: Int) -> Data {
+        Data(#"{"padding": "\#(String(repeating: "x", count: bytes))", "kind": "big"}"#.utf8)
+    }
+
+    @Test func whenSeesTheWholeBodyUpToTheLimitAndBeyondItIs413() async throws {
+        let stubs = try TemporaryStubDirectory(LimitsTests.stubs)
+        try await withServer(stubs: stubs.url, configure: { $0.maxBodyBytes = 2 << 20 }) { server in
+            let big = try await HTTPClient.fetch(server.url("/upload"), method: "POST", headers: ["Content-Type": "application/json"],
+                                                 body: body(bytes: 1_200_000))
+            #expect(big.status == 201, "a 1.2 MB body is matched whole: \(big.text)")
+            let over = try await HTTPClient.fetch(server.url("/upload"), method: "POST", headers: ["Content-Type": "application/json"],
+                                                  body: body(bytes: 3 << 20))
+            #expect(over.status == 413)
+            #expect(over.text.contains("\"limit\": \"2097152 bytes\""), "\(over.text)")
+            // Sent chunked, the size is known only as it arrives: still 413.
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-body-\(UUID().uuidString)")
+            try body(bytes: 3 << 20).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let chunked = try await Curl.run(["-s", "-H", "Transfer-Encoding: chunked", "-H", "Content-Type: application/json",
+                                              "--data-binary", "@\(file.path)", server.url("/upload").absoluteString])
+            #expect(chunked.stdout.contains("request body too large"), "\(chunked.stdout.prefix(200))")
+        }
+    }
+
+    @Test func repeatedQueryValuesAreAllJournaledAndWhenMatchesAnyOfThem() async throws {
+        let stubs = try TemporaryStubDirectory(LimitsTests.stubs)
+        try await withServer(stubs: stubs.url) { server in
+            let fetched = try await HTTPClient.fetch(server.url("/items?ids%5B%5D=1&ids%5B%5D=2&page=1"))
+            #expect(fetched.text.contains("two"), "\(fetched.text)")
+            let journal = try await AdminClient(server: server).object("GET", "/requests?limit=1")
+            let entry = try #require((journal["requests"] as? [[String: Any]])?.first)
+            let query = try #require(entry["query"] as? [String: Any])
+            #expect(query["ids[]"] as? [String] == ["1", "2"])
+            #expect(query["page"] as? String == "1")
+        }
+    }
+
+    @Test func anIdleSessionsOverridesExpire() async throws {
+        try await withServer(configure: { $0.sessionIdleSeconds = 1 }) { server in
+            let admin = AdminClient(server: server, session: "test-1")
+            let put = try await admin.call("PUT", "/routes/app/users", json: #"{"variant": "200-empty"}"#)
+            #expect(put.status == 200)
+            let headers = ["X-Stub-Session": "test-1"]
+            let overridden = try await HTTPClient.fetch(server.url("/api/v1/users"), headers: headers)
+            #expect(overridden.text.contains("[]"))
+            try await Task.sleep(nanoseconds: 1_300_000_000)
+            let expired = try await HTTPClient.fetch(server.url("/api/v1/users"), headers: headers)
+            #expect(expired.text.contains("Jane"), "back to the default")
+        }
+    }
+
+    @Test func beyondTheSessionCapTheOldestGoes() async throws {
+        try await withServer(configure: { $0.maxSessions = 2 }) { server in
+            for session in ["s1", "s2", "s3"] {
+                let admin = AdminClient(server: server, session: session)
+                let put = try await admin.call("PUT", "/routes/app/users", json: #"{"variant": "200-empty"}"#)
+            #expect(put.status == 200)
+            }
+            let oldest = try await HTTPClient.fetch(server.url("/api/v1/users"), headers: ["X-Stub-Session": "s1"])
+            #expect(oldest.text.contains("Jane"))
+            let newest = try await HTTPClient.fetch(server.url("/api/v1/users"), headers: ["X-Stub-Session": "s3"])
+            #expect(newest.text.contains("[]"))
+            #expect(server.control.sessionCount == 2)
+        }
+    }
+}
