@@ -46,4 +46,18 @@ import Testing
             #expect(lines.enumerated().allSatisfy { i, line in line.contains("\"/items/\(i)?page=2\"") })
         }
     }
+
+    /// The log on a live server under concurrent requests, so that a Thread Sanitizer run of the
+    /// suite (`swift test --sanitize=thread`) covers its locks: every request is answered while
+    /// lines are buffered and flushed.
+    @Test func aLiveServerWithTheLogOnAnswersConcurrentRequests() async throws {
+        try await withServer(configure: { $0.log = .json }) { server in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for i in 0..<64 { group.addTask { try await HTTPClient.fetch(server.url("/api/v1/users/\(i % 3 + 1)")).status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.count == 64)
+            #expect(statuses.allSatisfy { $0 == 200 })
+        }
+    }
 }

@@ -72,4 +72,18 @@ import Testing
         let result = await pending.value
         #expect(result?.exitCode != 0, "the cut-off body is an error for the client")
     }
+
+    #if os(Linux)
+    /// What docs/stub-format.md says of URLSession on Linux: a request timeout does not stop a body
+    /// whose bytes keep arriving, however long it takes in total.
+    @Test func urlSessionOnLinuxKeepsReadingAThrottledBodyPastItsTimeout() async throws {
+        try await withServer { server in
+            let start = monotonicMs()
+            let fetched = try await HTTPClient.fetch(server.url("/api/v1/users?__throttle=300"), timeout: 1)
+            let elapsed = monotonicMs() - start
+            #expect(fetched.status == 200)
+            #expect(elapsed > 1500, "654 bytes at 300 B/s outlast the 1 s timeout: \(elapsed) ms")
+        }
+    }
+    #endif
 }

@@ -22,7 +22,7 @@ final class AccessLog: RequestLogger {
     private let fd: Int32
     private let buffer = Locked<[UInt8]>([])
     /// Held while a buffer is swapped out and written, so lines reach the file in order.
-    private let writing = Locked(())
+    private let writing = PlainLock()
     private let running = Locked(true)
     private let flusher: Locked<pthread_t?> = Locked(nil)
 
@@ -50,7 +50,7 @@ final class AccessLog: RequestLogger {
 
     /// Writes what is buffered now.
     func flush() {
-        writing.withLock { _ in
+        writing.withLock {
             let pending = buffer.withLock { buffer -> [UInt8] in
                 defer { buffer.removeAll(keepingCapacity: true) }
                 return buffer

@@ -12,7 +12,7 @@ final class CatalogStore: AdminHost, Sendable {
     let directory: URL
     private let prepared: Locked<PreparedCatalog>
     private let report: Locked<HealthReport>
-    private let reloadLock = Locked(())
+    private let reloadLock = PlainLock()
     /// Prints reload outcomes to standard error (the daemon); quiet in-process by default.
     let announceReloads: Bool
 
@@ -31,7 +31,7 @@ final class CatalogStore: AdminHost, Sendable {
     var health: HealthReport { report.withLock { $0 } }
 
     func reloadNow() -> Result<StubCatalog, StubLoadFailure> {
-        reloadLock.withLock { _ in
+        reloadLock.withLock {
             let result = StubLoader.load(directory: directory.path)
             switch result {
             case .success(let catalog):

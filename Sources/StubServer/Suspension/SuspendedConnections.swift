@@ -8,7 +8,7 @@ import Synchronization
 /// actions are passed in, so its tests run without libmicrohttpd.
 final class SuspendedConnections: Sendable {
     /// Taken to suspend and to begin a drain, so that no suspend slips in after the drain began.
-    private let gate = Locked(())
+    private let gate = PlainLock()
     /// Written only with `gate` held; read without it by connections that run again after a resume.
     private let stopping = Atomic<Bool>(false)
     private let suspended = Atomic<Int>(0)
@@ -24,7 +24,7 @@ final class SuspendedConnections: Sendable {
     /// for `resumeEarly` or shutdown). Returns the ticket, or nil when the server is stopping: then
     /// nothing was suspended and the caller closes the connection.
     func suspend(_ handle: SuspensionHandle, mark: inout SuspensionMark, until deadline: UInt64, using suspend: (SuspensionHandle) -> Void) -> UInt64? {
-        let accepted = gate.withLock { _ -> Bool in
+        let accepted = gate.withLock { () -> Bool in
             // Checking `stopping` and suspending are one step: a suspend after the drain began
             // would never be resumed.
             guard !stopping.load(ordering: .acquiring) else { return false }
@@ -62,7 +62,7 @@ final class SuspendedConnections: Sendable {
     /// Stops new suspends, resumes every waiting connection, and waits until each has run again,
     /// for at most `timeoutMs`. False when some are still suspended at the deadline.
     func drain(timeoutMs: Int) -> Bool {
-        gate.withLock { _ in stopping.store(true, ordering: .releasing) }
+        gate.withLock { stopping.store(true, ordering: .releasing) }
         let deadline = MonotonicClock.now() + UInt64(max(0, timeoutMs)) * 1_000_000
         repeat {
             scheduler.resumeAll()
@@ -75,7 +75,7 @@ final class SuspendedConnections: Sendable {
     /// Stops the timer thread. Call after a successful drain and before the daemon is freed: the
     /// timer may still be inside a resume call for the last connection it woke.
     func shutdown() {
-        gate.withLock { _ in stopping.store(true, ordering: .releasing) }
+        gate.withLock { stopping.store(true, ordering: .releasing) }
         scheduler.shutdown()
     }
 }
