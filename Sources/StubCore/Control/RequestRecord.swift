@@ -12,8 +12,15 @@ public struct RequestRecord: Sendable {
     public var session: String?
     /// The matched route, if any.
     public var routeID: String?
+    /// The matched route; the parameters are read from its template only when asked for, so
+    /// recording a request costs no allocation for them.
+    package var route: Route?
+
     /// The matched route's path parameters, percent-decoded, in template order.
-    public var pathParameters: [(name: String, value: String)] = []
+    public var pathParameters: [(name: String, value: String)] {
+        guard let template = route?.template else { return [] }
+        return template.parameterNames.map { ($0, template.value(of: $0, in: request.path) ?? "") }
+    }
     /// The variant served, if any.
     public var variant: String?
     /// The status sent; 0 for faults.

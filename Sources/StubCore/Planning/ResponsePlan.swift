@@ -40,8 +40,9 @@ package struct ResponsePlan: Sendable {
     package var renderedBody: [UInt8]?
     /// The matched route's id, if any.
     package var routeID: String?
-    /// The matched route's path template, which reads the path parameters for the journal.
-    package var template: PathTemplate?
+    /// The matched route, whose template reads the path parameters for the journal (a reference:
+    /// plans are copied several times per request, and a template would add two counted copies).
+    package var route: Route?
     /// The chosen variant's name, if any.
     package var variantName: String?
     /// How the variant was chosen.

@@ -50,7 +50,7 @@ package struct ResponsePlanner: Sendable {
             plan.throttleBytesPerSecond = controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond
             plan.renderedBody = variant.template?.render(&view)
             plan.routeID = route.id
-            plan.template = route.template
+            plan.route = route
             plan.variantName = variant.name
             plan.selection = chosen.selection
             return plan

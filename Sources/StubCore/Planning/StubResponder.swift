@@ -61,9 +61,7 @@ package final class StubResponder: Sendable {
         let journals = plan.journaled && control.keepsJournal
         var record = RequestRecord(request: request.snapshot(), session: plan.session, routeID: plan.routeID, variant: plan.variantName,
                                    status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes)
-        if let template = plan.template {
-            record.pathParameters = template.parameterNames.map { ($0, template.value(of: $0, in: record.request.path) ?? "") }
-        }
+        record.route = plan.route
         logger?.log(record)
         if journals { control.record(record) }
     }

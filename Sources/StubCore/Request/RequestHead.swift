@@ -52,20 +52,29 @@ extension StubRequest: RequestHead {
 
 /// The name prefixes of request controls: `X-Stub-` headers (any case) and `__` query parameters.
 package enum ControlNames {
-    /// True for a header name starting with `X-Stub-` in any case.
-    package static func isControlHeader<Name: Collection>(_ name: Name) -> Bool where Name.Element == UInt8 {
-        let prefix = "x-stub-".utf8
-        return name.count >= prefix.count && zip(name, prefix).allSatisfy { ($0 | 0x20) == $1 }
+    /// True for a header name starting with `X-Stub-` in any case. Concrete and loop-based: it
+    /// runs for every header of every request, from another module, where a generic would not be
+    /// specialized and would look up type metadata on each call.
+    package static func isControlHeader(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let prefix: StaticString = "x-stub-"
+        guard name.count >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { want in
+            for i in 0..<want.count where name[i] | 0x20 != want[i] { return false }
+            return true
+        }
     }
 
     /// True for a header name starting with `X-Stub-` in any case.
-    package static func isControlHeader(_ name: String) -> Bool { isControlHeader(name.utf8) }
-
-    /// True for a query parameter name starting with `__`.
-    package static func isControlQuery<Name: Collection>(_ name: Name) -> Bool where Name.Element == UInt8 {
-        name.starts(with: "__".utf8)
+    package static func isControlHeader(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { isControlHeader($0) }
     }
 
     /// True for a query parameter name starting with `__`.
-    package static func isControlQuery(_ name: String) -> Bool { isControlQuery(name.utf8) }
+    package static func isControlQuery(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.count >= 2 && name[0] == UInt8(ascii: "_") && name[1] == UInt8(ascii: "_")
+    }
+
+    /// True for a query parameter name starting with `__`.
+    package static func isControlQuery(_ name: String) -> Bool { name.utf8.starts(with: "__".utf8) }
 }

@@ -91,7 +91,10 @@ final class RequestContext {
     /// Once the plan is made only the journal reads the body: keep what it keeps, free the rest
     /// (a large upload held through a delay would otherwise hold its memory to the end).
     func releaseBody(keeping bytes: Int) {
-        if body.count > bytes { body = Array(body.prefix(bytes)) }
-        if let kept = copy?.body, kept.count > bytes { copy?.body = Array(kept.prefix(bytes)) }
+        // Most requests have no body: one comparison and done.
+        guard body.count > bytes else { return }
+        body = Array(body.prefix(bytes))
+        // The copy was taken from the same bytes; it now shares the kept prefix.
+        if copy != nil { copy?.body = body }
     }
 }

@@ -36,12 +36,8 @@ struct RequestFraming {
     /// Takes one header as received; `value` may hold bytes a C string would hide (a NUL).
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         if !controlHeader && ControlNames.isControlHeader(name) { controlHeader = true }
-        if badName == nil && (name.isEmpty || !name.allSatisfy(RequestFraming.isTokenByte)) {
-            badName = String(decoding: name, as: UTF8.self)
-        }
-        if badValue == nil && value.contains(where: RequestFraming.isForbiddenInValue) {
-            badValue = String(decoding: name, as: UTF8.self)
-        }
+        if badName == nil && !RequestFraming.isToken(name) { badName = String(decoding: name, as: UTF8.self) }
+        if badValue == nil && !RequestFraming.isFieldValue(value) { badValue = String(decoding: name, as: UTF8.self) }
         if RequestFraming.equalsIgnoringCase(name, "host") { hosts += 1 }
         if RequestFraming.equalsIgnoringCase(name, "content-length") {
             let text = String(decoding: value, as: UTF8.self)
@@ -80,6 +76,19 @@ struct RequestFraming {
                   details: [("limit", "\(maxBody) bytes"), ("received", "\(received) bytes"), ("hint", "raise it with --max-body or STUBD_MAX_BODY")])
     }
 
+    /// True for a non-empty RFC 9110 token.
+    static func isToken(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        for byte in bytes where !isTokenByte(byte) { return false }
+        return true
+    }
+
+    /// True when no byte is forbidden in a field value.
+    static func isFieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where isForbiddenInValue(byte) { return false }
+        return true
+    }
+
     /// RFC 9110 token characters.
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
@@ -95,8 +104,12 @@ struct RequestFraming {
         (byte < 0x20 && byte != 0x09) || byte == 0x7F
     }
 
+    /// Compares ASCII letters, digits and `-` without case; a plain loop, no generic sequence.
     static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
         guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        return lowercase.withUTF8Buffer { zip(bytes, $0).allSatisfy { ($0 | 0x20) == $1 } }
+        return lowercase.withUTF8Buffer { want in
+            for i in 0..<want.count where bytes[i] | 0x20 != want[i] { return false }
+            return true
+        }
     }
 }
