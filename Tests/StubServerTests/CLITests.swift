@@ -111,6 +111,23 @@ import Testing
         let exit = try await OffPool.run { daemon.terminate(signal: SIGINT) }
         #expect(exit.status == 0)
     }
+
+    @Test func maxBodyFromTheFlagAndTheEnvironment() async throws {
+        let environment = ["STUBD_STUBS": Repository.shippedStubs.path, "STUBD_PORT": "0", "STUBD_MAX_BODY": "1k"]
+        for arguments in [[], ["--max-body", "2KiB"]] {
+            let daemon = try await OffPool.run { try RunningDaemon(arguments: arguments, environment: environment) }
+            let limit = arguments.isEmpty ? 1024 : 2048
+            let over = try await Curl.run(["-s", "--data-binary", String(repeating: "x", count: limit + 1), daemon.baseURL + "/api/chat.postMessage"])
+            #expect(over.stdout.contains("\"limit\": \"\(limit) bytes\""), "\(arguments): \(over.stdout)")
+            let within = try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", String(repeating: "x", count: limit),
+                                             daemon.baseURL + "/api/chat.postMessage"])
+            #expect(within.stdout == "200")
+            _ = try await OffPool.run { daemon.terminate(signal: SIGINT) }
+        }
+        let bad = try await stubd(["serve", "--max-body", "lots"])
+        #expect(bad.exitCode == 2)
+        #expect(bad.stderr.contains("--max-body expects a size"))
+    }
 }
 
 /// A `stubd serve` process started for one test; reads the bound URL from its first line.

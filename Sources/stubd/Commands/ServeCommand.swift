@@ -58,41 +58,7 @@ enum ServeCommand {
         options.configuration.log = .text
         options.configuration.watch = true
         options.configuration.announceReloads = true
-        options.configuration.adminToken = environment["STUBD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        if let size = environment["STUBD_JOURNAL_SIZE"] {
-            guard let n = Int(size), n >= 0 else { throw UsageError(message: "STUBD_JOURNAL_SIZE must be a whole number, got \"\(size)\"") }
-            options.configuration.journalSize = n
-        }
-        options.stubs = environment["STUBD_STUBS"] ?? options.stubs
-        options.configuration.host = environment["STUBD_HOST"] ?? options.configuration.host
-        if let port = environment["STUBD_PORT"] {
-            guard let p = Int(port), (0...65535).contains(p) else { throw UsageError(message: "STUBD_PORT must be a port number, got \"\(port)\"") }
-            options.configuration.port = p
-        }
-        if let log = environment["STUBD_LOG"] {
-            guard let format = AccessLogFormat(rawValue: log) else { throw UsageError(message: "STUBD_LOG must be text, json or off, got \"\(log)\"") }
-            options.configuration.log = format
-        }
-        if let delay = environment["STUBD_DELAY"] {
-            guard let ms = ArgumentScanner.parseDuration(delay) else { throw UsageError(message: "STUBD_DELAY must be a duration like 300ms, got \"\(delay)\"") }
-            options.configuration.baseDelayMs = ms
-        }
-        if let size = environment["STUBD_MAX_BODY"] {
-            guard let bytes = ArgumentScanner.parseSize(size) else { throw UsageError(message: "STUBD_MAX_BODY must be a size like 16MiB, got \"\(size)\"") }
-            options.configuration.maxBodyBytes = bytes
-        }
-        if let timeout = environment["STUBD_HEADER_TIMEOUT"] {
-            guard let ms = ArgumentScanner.parseDuration(timeout), ms > 0 else { throw UsageError(message: "STUBD_HEADER_TIMEOUT must be a duration like 10s, got \"\(timeout)\"") }
-            options.configuration.headerTimeoutMs = ms
-        }
-        if let ttl = environment["STUBD_SESSION_TTL"] {
-            guard let ms = ArgumentScanner.parseDuration(ttl), ms >= 1000 else { throw UsageError(message: "STUBD_SESSION_TTL must be a duration of 1s or more like 10m, got \"\(ttl)\"") }
-            options.configuration.sessionIdleSeconds = Double(ms) / 1000
-        }
-        if let count = environment["STUBD_MAX_SESSIONS"] {
-            guard let n = Int(count), n >= 1 else { throw UsageError(message: "STUBD_MAX_SESSIONS must be a whole number of 1 or more, got \"\(count)\"") }
-            options.configuration.maxSessions = n
-        }
+        try applyEnvironment(environment, to: &options)
         var scanner = ArgumentScanner(arguments)
         while let option = scanner.nextOption() {
             switch option {
