@@ -29,7 +29,8 @@ package enum FormDecoding {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func hex(_ b: UInt8) -> UInt8? {
+    /// The value of one hex digit, for percent-decoding here and in `PathDecoding`.
+    static func hex(_ b: UInt8) -> UInt8? {
         switch b {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10

@@ -36,7 +36,7 @@ package enum PathDecoding {
                 i += 1
                 continue
             }
-            guard i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) else { return .failure(.badEscape) }
+            guard i + 2 < bytes.count, let high = FormDecoding.hex(bytes[i + 1]), let low = FormDecoding.hex(bytes[i + 2]) else { return .failure(.badEscape) }
             let decoded = high << 4 | low
             if decoded == 0 { return .failure(.nul) }
             out.append(decoded)
@@ -94,15 +94,6 @@ package enum PathDecoding {
         return path.withUTF8 { bytes in
             guard needsDecoding(bytes), case .success(let decoded) = decode(bytes) else { return String(decoding: bytes, as: UTF8.self) }
             return String(decoding: decoded, as: UTF8.self)
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
         }
     }
 }

@@ -10,8 +10,8 @@ import StubCore
 /// (editors write, rename and delete several files per save). Falls back to polling when
 /// inotify is unavailable.
 final class StubWatcher: @unchecked Sendable {
-    // @unchecked: `thread` is touched by the watcher thread only, and by `stop`
-    // after that thread has been told to end and joined; the rest is immutable.
+    // @unchecked: `thread` is written by `init` and by `stop` (after the thread was joined); the
+    // watcher thread reads only immutable state.
     /// Quiet time after the last event before reloading: one reload per save, not one per event.
     static let debounceMs = 40
     static let pollIntervalMs = 500
@@ -19,8 +19,7 @@ final class StubWatcher: @unchecked Sendable {
     private let root: String
     private let onChange: @Sendable () -> Void
     private let inotifyFD: Int32
-    private let stopPipe: (read: Int32, write: Int32)
-    private var thread: pthread_t?
+    private var thread: StoppableThread?
 
     /// True when inotify is in use (false: polling).
     let usesInotify: Bool
@@ -28,17 +27,14 @@ final class StubWatcher: @unchecked Sendable {
     init(directory: String, onChange: @escaping @Sendable () -> Void) throws(SystemCallError) {
         root = directory
         self.onChange = onChange
-        var fds: [Int32] = [-1, -1]
-        try SystemCall.run("pipe") { pipe(&fds) }
-        stopPipe = (fds[0], fds[1])
         // Without inotify (some container file systems, other platforms) the watcher polls.
         inotifyFD = (try? SystemCall.run("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }) ?? -1
         usesInotify = inotifyFD >= 0
         if usesInotify { rewatch() }
         do {
-            thread = try BackgroundThread.start { [self] in run() }
+            thread = try StoppableThread { [self] stopFD in usesInotify ? runInotify(stopFD) : runPolling(stopFD) }
         } catch {
-            closeDescriptors()
+            if inotifyFD >= 0 { close(inotifyFD) }
             throw error
         }
     }
@@ -46,17 +42,9 @@ final class StubWatcher: @unchecked Sendable {
     /// Stops the watcher thread and waits for it.
     func stop() {
         guard let thread else { return }
-        var byte: UInt8 = 1
-        _ = try? SystemCall.run("write") { write(stopPipe.write, &byte, 1) }
-        pthread_join(thread, nil)
+        thread.stop()
         self.thread = nil
-        closeDescriptors()
-    }
-
-    private func closeDescriptors() {
         if inotifyFD >= 0 { close(inotifyFD) }
-        close(stopPipe.read)
-        close(stopPipe.write)
     }
 
     /// Adds a watch on every folder the loader reads; new folders appear after each burst of events.
@@ -86,12 +74,8 @@ final class StubWatcher: @unchecked Sendable {
         return out
     }
 
-    private func run() {
-        usesInotify ? runInotify() : runPolling()
-    }
-
-    private func runInotify() {
-        var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
+    private func runInotify(_ stopFD: Int32) {
+        var fds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
         var pending = false
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -112,9 +96,9 @@ final class StubWatcher: @unchecked Sendable {
         }
     }
 
-    private func runPolling() {
+    private func runPolling(_ stopFD: Int32) {
         var last = StubWatcher.fingerprint(of: root)
-        var fds = [pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)]
+        var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
         while true {
             guard let ready = try? SystemCall.run("poll", { poll(&fds, 1, Int32(StubWatcher.pollIntervalMs)) }), ready == 0 else { return }
             let now = StubWatcher.fingerprint(of: root)
