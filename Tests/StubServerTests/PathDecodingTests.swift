@@ -15,6 +15,11 @@ import Testing
             let entry = try #require((journal["requests"] as? [[String: Any]])?.first)
             #expect(entry["path"] as? String == "/api/v1/users/a%2Fb")
             #expect((entry["pathParameters"] as? [String: String]) == ["id": "a/b"])
+            // A journal filter names the path as a client would type it, decoded or as sent.
+            for filter in ["/api/v1/users/a%2Fb", "%2Fapi%2Fv1%2Fusers%2Fa%252Fb"] {
+                let count = try await AdminClient(server: server).object("GET", "/requests/count?path=\(filter)")
+                #expect(count["count"] as? Int == 1, "\(filter)")
+            }
         }
     }
 

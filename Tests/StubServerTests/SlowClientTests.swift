@@ -39,7 +39,7 @@ import Testing
             let slow = try slowClients(6, port: server.port)
             for socket in slow { socket.send(Array("a".utf8)) }
             for socket in slow { #expect(await socket.read(timeoutSeconds: 8).isEmpty) }
-            #expect(server.bridge.admission.counts.timedOut == 6)
+            #expect(server.bridge.admission.counts.timedOut == 6, "\(server.bridge.admission.counts)")
             let after = try await HTTPClient.fetch(server.url("/api/v1/users"))
             #expect(after.status == 200)
         }
@@ -52,6 +52,16 @@ import Testing
             #expect(fetched.status == 200)
             #expect(server.bridge.admission.counts.timedOut == 0)
         }
+    }
+
+    @Test func thePerClientCapIsOffOnLoopbackAndHalfTheLimitElsewhere() {
+        var configuration = StubServerConfiguration()
+        configuration.connectionLimit = 1000
+        #expect(configuration.admissionLimits.perClient == 0)
+        configuration.host = "0.0.0.0"
+        #expect(configuration.admissionLimits.perClient == 500)
+        configuration.maxClientConnections = 7
+        #expect(configuration.admissionLimits.perClient == 7)
     }
 
     @Test func loopbackAddressesInEveryFormAreLoopback() {

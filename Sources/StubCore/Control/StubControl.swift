@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -15,7 +20,7 @@ public final class StubControl: OverrideSource, Sendable {
 
         /// Notes that `session` (not the global scope) was used, and drops expired sessions' state.
         mutating func touch(_ session: String?, now: Double) {
-            guard let session else { return }
+            guard let session, !session.isEmpty else { return }
             for expired in sessions.touch(session, now: now) { overrides[expired] = nil }
         }
     }
@@ -34,7 +39,7 @@ public final class StubControl: OverrideSource, Sendable {
     /// seconds on any steady scale (tests pass their own).
     public init(journalSize: Int, sessionIdleSeconds: Double = StubControl.defaultSessionIdleSeconds,
                 maxSessions: Int = StubControl.defaultMaxSessions,
-                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate }) {
+                clock: @escaping @Sendable () -> Double = StubControl.monotonicSeconds) {
         let policy = SessionExpiry.Policy(idleSeconds: max(1, sessionIdleSeconds), maxSessions: max(1, maxSessions))
         state = Locked(State(journal: RequestJournal(capacity: journalSize), sessions: SessionExpiry(policy: policy)))
         journalCapacity = max(0, journalSize)
@@ -42,6 +47,14 @@ public final class StubControl: OverrideSource, Sendable {
     }
 
     static func key(_ session: String?) -> String { session ?? "" }
+
+    /// Seconds on CLOCK_MONOTONIC, the default clock of session expiry: idle times must not jump
+    /// with the wall clock.
+    @Sendable public static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
 
     /// Sessions holding overrides or sequences now.
     public var sessionCount: Int { state.withLock { $0.overrides.keys.filter { !$0.isEmpty }.count } }
@@ -177,7 +190,8 @@ public struct JournalFilter: Sendable {
         let r = entry.record
         if let route, r.routeID != route { return false }
         if let method, r.request.method != method.uppercased() { return false }
-        if let path, r.request.path != path { return false }
+        // The journal keeps paths as sent; a filter value arrives decoded, so either form matches.
+        if let path, r.request.path != path && PathDecoding.decodedWhole(r.request.path) != path { return false }
         if let sinceID, entry.id <= sinceID { return false }
         if let sinceTime, r.receivedAt < sinceTime { return false }
         return true

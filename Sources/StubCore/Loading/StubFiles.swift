@@ -11,6 +11,7 @@ import Darwin
 package enum StubFiles {
     /// One name in a folder.
     package struct Entry: Equatable {
+        /// The name in its folder.
         package let name: String
         /// True for a folder, or a link to one.
         package let isDirectory: Bool
@@ -26,7 +27,9 @@ package enum StubFiles {
 
     /// A folder's entries and its identity.
     package struct Listing {
+        /// The folder read.
         package let identity: Identity
+        /// Its entries, sorted by name.
         package let entries: [Entry]
     }
 

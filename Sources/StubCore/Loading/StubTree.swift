@@ -18,14 +18,17 @@ package struct StubTree {
     package struct Folder {
         /// The path relative to the root ("" for the root itself).
         package let relative: String
+        /// Root, service or route.
         package let role: Role
         /// For a route folder, the service folder it belongs to.
         package let service: String?
+        /// Its entries, sorted by name, hidden names left out.
         package let entries: [StubFiles.Entry]
     }
 
     /// The absolute, standardized root.
     package let root: String
+    /// Every folder read, in walk order (a service before its routes).
     package private(set) var folders: [Folder] = []
     /// Folders that cannot be read, and second ways into a folder already read.
     package private(set) var problems: [StubProblem] = []

@@ -18,7 +18,8 @@ package final class StubResponder: Sendable {
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
     package func respond(to request: any RequestHead, catalog: StubCatalog) -> ResponsePlan {
-        let session = request.mayCarryControls ? request.header(Limits.sessionHeader) : nil
+        // An empty session header is no session: "" must never name (and so expire) the global scope.
+        let session = request.mayCarryControls ? request.header(Limits.sessionHeader).flatMap { $0.isEmpty ? nil : $0 } : nil
         var plan: ResponsePlan
         // The prefix test comes first and compares bytes: a plain request pays for nothing more.
         if StubResponder.isAdminPath(request.path), let admin {

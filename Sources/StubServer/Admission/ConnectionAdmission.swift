@@ -28,6 +28,8 @@ final class ConnectionAdmission: Sendable {
         let address: ClientAddress?
         /// When the connection is closed unless its head arrives (monotonic ns; `.max`: none).
         let deadline: Atomic<UInt64>
+        /// True while the deadline is a kept-alive connection's idle time, not a head's.
+        let idle = Atomic<Bool>(false)
 
         init(fd: Int32, address: ClientAddress?, deadline: UInt64) {
             self.fd = fd
@@ -42,6 +44,13 @@ final class ConnectionAdmission: Sendable {
         var refusedFull = 0
         var refusedClient = 0
         var timedOut = 0
+        var idleClosed = 0
+    }
+
+    /// `now + ns`, or `.max` when that would overflow (a deadline past the end of time is none).
+    static func due(_ now: UInt64, _ ns: UInt64) -> UInt64 {
+        let (sum, overflow) = now.addingReportingOverflow(ns)
+        return overflow ? .max : sum
     }
 
     let limits: Limits
@@ -82,7 +91,7 @@ final class ConnectionAdmission: Sendable {
 
     /// A connection was accepted; it must deliver its first head within `limits.headNs`.
     func opened(fd: Int32, address: ClientAddress?, now: UInt64) -> Connection {
-        let connection = Connection(fd: fd, address: address, deadline: now &+ limits.headNs)
+        let connection = Connection(fd: fd, address: address, deadline: ConnectionAdmission.due(now, limits.headNs))
         state.withLock { s in
             s.open[ObjectIdentifier(connection)] = connection
             if let address { s.perClient[address, default: 0] += 1 }
@@ -92,7 +101,8 @@ final class ConnectionAdmission: Sendable {
 
     /// A request line arrived: its head must be complete within `limits.headNs` from now.
     func headStarted(_ connection: Connection, now: UInt64) {
-        let due = now &+ limits.headNs
+        connection.idle.store(false, ordering: .relaxed)
+        let due = ConnectionAdmission.due(now, limits.headNs)
         var current = connection.deadline.load(ordering: .relaxed)
         while due < current {
             let (exchanged, original) = connection.deadline.compareExchange(expected: current, desired: due, ordering: .relaxed)
@@ -103,12 +113,14 @@ final class ConnectionAdmission: Sendable {
 
     /// The head is complete; nothing is due until the request is done.
     func headReceived(_ connection: Connection) {
+        connection.idle.store(false, ordering: .relaxed)
         connection.deadline.store(.max, ordering: .relaxed)
     }
 
     /// A request is done; a kept-alive connection must deliver its next head within `limits.idleNs`.
     func requestDone(_ connection: Connection, now: UInt64) {
-        connection.deadline.store(now &+ limits.idleNs, ordering: .relaxed)
+        connection.idle.store(true, ordering: .relaxed)
+        connection.deadline.store(ConnectionAdmission.due(now, limits.idleNs), ordering: .relaxed)
     }
 
     /// libmicrohttpd is closing the connection (its socket is still open).
@@ -126,24 +138,29 @@ final class ConnectionAdmission: Sendable {
     /// the lock that `closed` takes, so a socket is never touched after libmicrohttpd closed it.
     @discardableResult
     func sweep(now: UInt64) -> Int {
-        let late = state.withLock { s -> Int in
+        let (late, idle) = state.withLock { s -> (Int, Int) in
             var late = 0
+            var idle = 0
             for connection in s.open.values where connection.deadline.load(ordering: .relaxed) <= now {
                 connection.deadline.store(.max, ordering: .relaxed)
                 close(connection.fd)
-                late += 1
+                if connection.idle.load(ordering: .relaxed) { idle += 1 } else { late += 1 }
             }
             s.timedOut += late
-            return late
+            s.idleClosed += idle
+            return (late, idle)
         }
         if late > 0 {
             report.note(.late, now: now, "stubd: closed \(late) connection(s) that did not send a complete request head in time (--header-timeout)")
         }
-        return late
+        if idle > 0 {
+            report.note(.idle, now: now, "stubd: closed \(idle) kept-alive connection(s) still sending their next head after the idle time")
+        }
+        return late + idle
     }
 
     /// Counts for tests and health: open connections, refusals and late heads so far.
-    var counts: (open: Int, refusedFull: Int, refusedPerClient: Int, timedOut: Int) {
-        state.withLock { ($0.open.count, $0.refusedFull, $0.refusedClient, $0.timedOut) }
+    var counts: (open: Int, refusedFull: Int, refusedPerClient: Int, timedOut: Int, idleClosed: Int) {
+        state.withLock { ($0.open.count, $0.refusedFull, $0.refusedClient, $0.timedOut, $0.idleClosed) }
     }
 }

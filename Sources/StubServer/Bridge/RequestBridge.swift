@@ -26,7 +26,7 @@ final class RequestBridge: Sendable {
         self.admission = admission
         suspensions = try SuspendedConnections { MHDConnection(handle: $0).resume() }
         hangCapNs = UInt64(max(0, min(hangCapMs, Limits.maxDurationMs))) * 1_000_000
-        self.maxBody = maxBody
+        self.maxBody = max(0, maxBody)
     }
 
     /// The first handler call: the head is complete and no body has been read. A head that

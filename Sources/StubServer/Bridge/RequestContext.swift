@@ -72,7 +72,7 @@ final class RequestContext {
     var bodyTooLarge: Bool { bodyBytesSeen > maxBody }
 
     /// Keeps the body up to `maxBody` for `when` conditions, templates and the journal; a longer
-    /// body is counted, dropped and answered with 413.
+    /// body is counted, dropped and answered with 413 (see `bodyIsRunaway` for the bound).
     func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) {
         bodyBytesSeen += bytes.count
         guard !bodyTooLarge else {
@@ -82,11 +82,16 @@ final class RequestContext {
         body.append(contentsOf: bytes)
     }
 
-    /// Makes room for a body of the declared length, so a large upload is one allocation.
+    /// Makes room for the start of a body of the declared length. At most 64 KiB: a client could
+    /// declare a length and never send it, and the array grows by doubling past that anyway.
     func expectBody(length: String?) {
         guard let length, let bytes = Int(length), bytes > 0, bytes <= maxBody else { return }
-        body.reserveCapacity(bytes)
+        body.reserveCapacity(min(bytes, 64 * 1024))
     }
+
+    /// True once a body over the limit has gone on for another MiB: it is not read to its end
+    /// (a client could send forever); the connection is closed without an answer.
+    var bodyIsRunaway: Bool { bodyBytesSeen > maxBody &+ (1 << 20) }
 
     /// Once the plan is made only the journal reads the body: keep what it keeps, free the rest
     /// (a large upload held through a delay would otherwise hold its memory to the end).

@@ -2,8 +2,8 @@ import StubCore
 
 /// What libmicrohttpd 0.9.75 lets through in a request head and a server behind a proxy must not:
 /// checked once per request, in one pass over the headers, on the first access-handler call
-/// (before any body is read). MHD itself already answers a missing Host on HTTP/1.1 (strict mode),
-/// an invalid Content-Length and oversized heads; the rest is here. A request it rejects gets one
+/// (before any body is read). MHD itself already answers an invalid Content-Length and oversized
+/// heads; the rest is here. (A NUL in a header value is not seen: MHD cuts the value at it.) A request it rejects gets one
 /// JSON error and the connection closes, so bytes after it are never read as another request.
 struct RequestFraming {
     /// Why a request is refused.
@@ -33,7 +33,7 @@ struct RequestFraming {
     /// Whether a header name starts with `X-Stub-` (found in the same pass, for the controls).
     private(set) var controlHeader = false
 
-    /// Takes one header as received; `value` may hold bytes a C string would hide (a NUL).
+    /// Takes one header as received.
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         if !controlHeader && ControlNames.isControlHeader(name) { controlHeader = true }
         if badName == nil && !RequestFraming.isToken(name) { badName = String(decoding: name, as: UTF8.self) }
@@ -64,7 +64,7 @@ struct RequestFraming {
             return Rejection(status: 501, message: "unsupported transfer coding", details: [("expected", "Transfer-Encoding: chunked")])
         }
         if conflictingLengths { return Rejection(status: 400, message: "conflicting Content-Length headers", details: [("expected", "one length")]) }
-        if let contentLength, let length = UInt64(contentLength), length > UInt64(maxBody) {
+        if let contentLength, let length = UInt64(contentLength), length > UInt64(max(0, maxBody)) {
             return RequestFraming.tooLarge(maxBody: maxBody, received: String(length))
         }
         return nil

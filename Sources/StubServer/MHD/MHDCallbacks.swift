@@ -45,7 +45,7 @@ func stubdAccessHandler(
             }
         }
         uploadDataSize.pointee = 0
-        return .YES
+        return context.bodyIsRunaway ? .NO : .YES
     }
     if context.connection == nil { context.received(on: handle, method: method.map { String(cString: $0) } ?? "GET") }
     return bridge.handle(handle, context) == .proceed ? .YES : .NO
@@ -93,7 +93,8 @@ func stubdConnectionChanged(
     }
 }
 
-/// Iterator for `MHD_get_connection_values_n`: feeds each header to the `RequestFraming` `cls` points at.
+/// Iterator for `MHD_get_connection_values_n`: feeds each header, with its length, to the
+/// `RequestFraming` `cls` points at.
 func stubdFrameHeader(
     _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
     _ value: UnsafePointer<CChar>?, _ valueSize: Int

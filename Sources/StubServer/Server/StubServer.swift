@@ -58,20 +58,27 @@ public final class StubServer: Sendable {
         self.store = store
         control = StubControl(journalSize: configuration.journalSize, sessionIdleSeconds: configuration.sessionIdleSeconds,
                               maxSessions: configuration.maxSessions)
+        // Each part that starts a thread is stopped again if a later part fails to start.
+        var madeLog: AccessLog?
+        var madeBridge: RequestBridge?
         do {
-            log = configuration.log == .off ? nil : try AccessLog(format: configuration.log)
+            madeLog = configuration.log == .off ? nil : try AccessLog(format: configuration.log)
             let admin = configuration.adminEnabled
                 ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current) : nil
-            let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: log)
+            let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog)
             let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { _ = shutdown($0, Int32(SHUT_RDWR)) },
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
-            bridge = try RequestBridge(store: store, responder: responder, admission: admission, hangCapMs: configuration.hangCapMs,
-                                       maxBody: configuration.maxBodyBytes)
+            madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, hangCapMs: configuration.hangCapMs,
+                                           maxBody: configuration.maxBodyBytes)
             sweeper = try HeadDeadlineSweeper(admission: admission)
         } catch {
             close(socket.fd)
+            madeBridge?.suspensions.shutdown()
+            madeLog?.stop()
             throw StubServerError(error)
         }
+        log = madeLog
+        bridge = madeBridge!
         var started: StubWatcher?
         do {
             started = configuration.watch ? try StubWatcher(directory: directory.path, onChange: { _ = store.reloadNow() }) : nil

@@ -16,7 +16,8 @@ public struct StubServerConfiguration: Sendable {
     /// Concurrent connections accepted; more are closed as soon as they connect (and logged).
     public var connectionLimit = StubServerConfiguration.defaultConnectionLimit()
     /// Concurrent connections from one client address; more are closed as soon as they connect.
-    /// nil: half of `connectionLimit`, so one client cannot take every slot; 0: no cap.
+    /// nil: no cap when bound to loopback (every client is this machine), else half of
+    /// `connectionLimit`, so one client cannot take every slot; 0: no cap.
     public var maxClientConnections: Int?
     /// Milliseconds a connection has to deliver a complete request head, from connecting or from
     /// the request line of a kept-alive request; a later head is cut off (slow clients cannot hold
@@ -58,14 +59,18 @@ public struct StubServerConfiguration: Sendable {
 
     /// The limits `ConnectionAdmission` enforces.
     var admissionLimits: ConnectionAdmission.Limits {
-        ConnectionAdmission.Limits(connections: connectionLimit, perClient: maxClientConnections ?? max(1, connectionLimit / 2),
-                                   headNs: UInt64(max(1, headerTimeoutMs)) * 1_000_000,
-                                   idleNs: UInt64(max(1, idleTimeoutSeconds)) * 1_000_000_000)
+        let defaultCap = bindsLoopback ? 0 : max(1, connectionLimit / 2)
+        // Idle 0 is libmicrohttpd's "no timeout": no idle deadline either. Otherwise one second of
+        // slack, so a quiet connection is closed by libmicrohttpd's own idle timer, and only one
+        // that keeps sending without finishing a head is cut here.
+        let idle = idleTimeoutSeconds <= 0 ? UInt64.max : UInt64(min(idleTimeoutSeconds, Limits.maxDurationMs / 1000) + 1) * 1_000_000_000
+        return ConnectionAdmission.Limits(connections: max(1, connectionLimit), perClient: max(0, maxClientConnections ?? defaultCap),
+                                          headNs: UInt64(max(1, min(headerTimeoutMs, Limits.maxDurationMs))) * 1_000_000, idleNs: idle)
     }
 
     /// libmicrohttpd's own limit: above ours, so it never stops accepting (which would leave new
     /// clients in the backlog) and stubd refuses the excess itself, at once.
-    var daemonConnectionLimit: Int { connectionLimit + 32 }
+    var daemonConnectionLimit: Int { max(1, connectionLimit) + 32 }
 
     /// Connections the process's file-descriptor limit allows, leaving room for files and the listener.
     public static func defaultConnectionLimit() -> Int {

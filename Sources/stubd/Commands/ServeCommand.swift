@@ -35,8 +35,8 @@ enum ServeCommand {
       --max-connections N     Open connections; more are closed at once (default: the file
                               limit, raised to its hard limit, minus 64)
       --max-client-connections N
-                              Open connections from one address, 0 for no cap (default: half
-                              of --max-connections)
+                              Open connections from one address, 0 for no cap (default: none
+                              on a loopback address, else half of --max-connections)
       --connection-memory N   Bytes per connection for request and response heads; larger
                               request heads get 431 (default 6144)
       --threads N             libmicrohttpd polling threads (default: one per core, at most 4)
