@@ -8,10 +8,13 @@ deps:
 run: deps
 	swift run stubd
 
-## Build and run the whole test suite (unit and real-socket integration tests)
+## Build and run the whole test suite (unit and real-socket integration tests), then the
+## example API clients in Examples/ against an in-process stubd
 test: deps
 	swift build --build-tests
 	swift test --skip-build
+	swift build --package-path Examples --build-tests
+	swift test --package-path Examples --skip-build
 
 check: deps
 	swift run stubd check Stubs

@@ -112,6 +112,25 @@ import Testing
         #expect(exit.status == 0)
     }
 
+    /// docs/moya.md's converter: a folder of sampleData files becomes route folders `check` accepts
+    /// and `serve` answers byte for byte.
+    @Test func sampleDataFilesBecomeRouteFolders() async throws {
+        let samples = try TemporaryStubDirectory(["userProfile.json": #"{"id": 7, "name": "Jane"}"#, "feed.json": "[]", "notes.txt": "x"])
+        let stubs = try TemporaryStubDirectory([:])
+        let script = Repository.root.appendingPathComponent("scripts/sampledata-to-stubs.sh").path
+        let converted = try await Subprocess.run("/bin/sh", [script, samples.url.path, stubs.url.path, "github", "/api"])
+        #expect(converted.exitCode == 0, "\(converted.stderr)")
+        #expect(converted.stdout.contains("2 route(s) written"))
+        let check = try await stubd(["check", stubs.url.path])
+        #expect(check.exitCode == 0, "\(check.stdout)")
+        let server = try StubServer(stubsAt: stubs.url, port: 0)
+        defer { server.stop() }
+        let body = try await Curl.run(["-s", server.baseURL.absoluteString + "/api/userProfile"])
+        #expect(body.stdout == #"{"id": 7, "name": "Jane"}"#)
+        let again = try await Subprocess.run("/bin/sh", [script, samples.url.path, stubs.url.path, "github"])
+        #expect(again.stdout.contains("0 route(s) written"), "existing folders are left alone")
+    }
+
     @Test func maxBodyFromTheFlagAndTheEnvironment() async throws {
         let environment = ["STUBD_STUBS": Repository.shippedStubs.path, "STUBD_PORT": "0", "STUBD_MAX_BODY": "1k"]
         for arguments in [[], ["--max-body", "2KiB"]] {
