@@ -5,6 +5,7 @@ import Foundation
 
 /// HTTP methods the example APIs use.
 public enum HTTPMethod: String, Sendable {
+    /// GET, POST, PUT and DELETE.
     case get = "GET", post = "POST", put = "PUT", delete = "DELETE"
 }
 
