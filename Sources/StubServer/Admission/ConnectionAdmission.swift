@@ -143,8 +143,10 @@ final class ConnectionAdmission: Sendable {
             var idle = 0
             for connection in s.open.values where connection.deadline.load(ordering: .relaxed) <= now {
                 connection.deadline.store(.max, ordering: .relaxed)
-                close(connection.fd)
+                // Read before the socket is shut: libmicrohttpd may finish the request on its own
+                // thread at once and mark the connection idle.
                 if connection.idle.load(ordering: .relaxed) { idle += 1 } else { late += 1 }
+                close(connection.fd)
             }
             s.timedOut += late
             s.idleClosed += idle

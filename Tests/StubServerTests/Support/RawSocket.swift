@@ -33,6 +33,8 @@ final class RawSocket: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            // A signal (SIGCHLD from the curl and stubd processes other tests start) is not the end.
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             out += buffer[0..<n]
         }
