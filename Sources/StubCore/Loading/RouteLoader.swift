@@ -65,6 +65,9 @@ struct RouteLoader {
         if template.text + "/" == Limits.adminPrefix || template.text.hasPrefix(Limits.adminPrefix) {
             reader.fail("path", "expected a path outside \(Limits.adminPrefix), which is reserved for the admin API, found \"\(template.text)\"")
         }
+        if template.text + "/" == Limits.sessionPathPrefix || template.text.hasPrefix(Limits.sessionPathPrefix) {
+            reader.fail("path", "expected a path outside \(Limits.sessionPathPrefix), which names a session, found \"\(template.text)\"")
+        }
         let files = bodyFiles()
         let context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,
                                      envelope: defaults.envelope, delay: routeDelay, throttle: routeThrottle)

@@ -47,8 +47,10 @@ package struct ResponsePlan: Sendable {
     package var variantName: String?
     /// How the variant was chosen.
     package var selection: Selection?
-    /// The `X-Stub-Session` the request carried.
+    /// The session the request named (`X-Stub-Session` or a `/__session/<id>` prefix).
     package var session: String?
+    /// The path without its `/__session/<id>` prefix, which the journal and the log record.
+    package var scopedPath: String?
     /// False for admin calls, which the journal leaves out.
     package var journaled = true
 

@@ -19,21 +19,40 @@ package final class StubResponder: Sendable {
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
     package func respond(to request: any RequestHead, catalog: StubCatalog) -> ResponsePlan {
         // An empty session header is no session: "" must never name (and so expire) the global scope.
-        let session = request.mayCarryControls ? request.header(Limits.sessionHeader).flatMap { $0.isEmpty ? nil : $0 } : nil
+        var session = request.mayCarryControls ? request.header(Limits.sessionHeader).flatMap { $0.isEmpty ? nil : $0 } : nil
+        var head = request
+        var scopedPath: String?
+        // A session in the path beats the header: it is the more specific of the two.
+        if StubResponder.mayBeReserved(request.path), let split = SessionScopedRequest.split(request) {
+            switch split {
+            case .failure(let failure): return .reply(failure.reply)
+            case .success(let scoped):
+                head = scoped
+                session = scoped.session
+                scopedPath = scoped.path
+            }
+        }
         var plan: ResponsePlan
         // The prefix test comes first and compares bytes: a plain request pays for nothing more.
-        if StubResponder.isAdminPath(request.path), let admin {
-            var call = request.snapshot()
+        if StubResponder.isAdminPath(head.path), let admin {
+            var call = head.snapshot()
             // Admin ids hold slashes (`app/users`); a client may send them as `%2F`.
             call.path = PathDecoding.decodedWhole(call.path)
             plan = ResponsePlan(response: admin.respond(to: call, session: session), status: 0)
             if case .reply(let reply) = plan.response { plan.status = reply.status }
             plan.journaled = false
         } else {
-            plan = planner.plan(request, catalog: catalog, overrides: control, session: session)
+            plan = planner.plan(head, catalog: catalog, overrides: control, session: session)
         }
         plan.session = session
+        plan.scopedPath = scopedPath
         return plan
+    }
+
+    /// False for most paths, by their second byte: only `/_…` can be the admin API or a session.
+    static func mayBeReserved(_ path: String) -> Bool {
+        var bytes = path.utf8.makeIterator()
+        return bytes.next() == UInt8(ascii: "/") && bytes.next() == UInt8(ascii: "_")
     }
 
     /// True for paths under `Limits.adminPrefix`; most paths are turned away by their second byte.
@@ -60,7 +79,9 @@ package final class StubResponder: Sendable {
     package func completed(_ plan: ResponsePlan, request: any RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int) {
         guard keepsRecord(of: plan) else { return }
         let journals = plan.journaled && control.keepsJournal
-        var record = RequestRecord(request: request.snapshot(), session: plan.session, routeID: plan.routeID, variant: plan.variantName,
+        var snapshot = request.snapshot()
+        if let scopedPath = plan.scopedPath { snapshot.path = scopedPath }
+        var record = RequestRecord(request: snapshot, session: plan.session, routeID: plan.routeID, variant: plan.variantName,
                                    status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes)
         record.route = plan.route
         logger?.log(record)

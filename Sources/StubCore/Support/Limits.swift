@@ -13,6 +13,9 @@ public enum Limits {
     public static let adminPrefix = "/__stubd/"
     /// The header that scopes overrides, sequences and the journal to one test.
     public static let sessionHeader = "X-Stub-Session"
+    /// The path prefix that does what the session header does, for clients that cannot add a
+    /// header: `/__session/<id>/api/v1/users` is `/api/v1/users` in session `<id>`.
+    public static let sessionPathPrefix = "/__session/"
 
     /// "milliseconds from 0 to 3600000", for error messages about delays.
     public static var delayExpectation: String { "milliseconds from 0 to \(maxDelayMs)" }
