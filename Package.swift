@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "StubServer", targets: ["StubServer"]),
         .library(name: "StubCore", targets: ["StubCore"]),
         .library(name: "StubTesting", targets: ["StubTesting"]),
+        .library(name: "StubdClient", targets: ["StubdClient"]),
     ],
     targets: [
         .systemLibrary(
@@ -19,9 +20,10 @@ let package = Package(
         .target(name: "StubCore"),
         .target(name: "StubServer", dependencies: ["StubCore", "CMicroHTTPD"]),
         .target(name: "StubTesting"),
+        .target(name: "StubdClient"),
         .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubTesting"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTesting"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTesting", "StubdClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

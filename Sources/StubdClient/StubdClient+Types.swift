@@ -1,0 +1,104 @@
+import Foundation
+
+extension StubdClient {
+    /// The faults stubd can serve instead of a response.
+    public enum Fault: String, Sendable, CaseIterable {
+        /// The connection is reset (`URLError.networkConnectionLost`).
+        case reset
+        /// The connection closes with no bytes (`URLError.badServerResponse`).
+        case empty
+        /// Bytes that are not HTTP.
+        case garbage
+        /// Half the body, then close.
+        case truncate
+        /// Nothing, until the client gives up (`URLError.timedOut`).
+        case hang
+    }
+
+    /// `GET /__stubd/health`.
+    public struct Health: Decodable, Sendable {
+        /// `ok`, or `degraded` after a failed reload.
+        public let status: String
+        /// Routes served.
+        public let routes: Int
+        /// The problems of the last failed reload.
+        public let errors: [String]?
+    }
+
+    /// One route of `GET /__stubd/routes`.
+    public struct RouteInfo: Decodable, Sendable {
+        /// `service/folder`.
+        public let id: String
+        /// The HTTP method.
+        public let method: String
+        /// The full path template.
+        public let path: String
+        /// The default variant's name.
+        public let `default`: String
+        /// The variants, in file order.
+        public let variants: [Variant]
+
+        /// One variant of a route.
+        public struct Variant: Decodable, Sendable {
+            /// Its name (`200`, `404-missing`).
+            public let name: String
+            /// Its status; nil for a fault-only variant.
+            public let status: Int?
+        }
+    }
+
+    /// One journal entry: what stubd received and what it answered.
+    public struct ReceivedRequest: Decodable, Sendable {
+        /// The entry's id, increasing.
+        public let id: Int
+        /// The method.
+        public let method: String
+        /// The path as sent (without a `/__session/<id>` prefix).
+        public let path: String
+        /// Query parameters; a name sent more than once has every value.
+        public let query: [String: [String]]
+        /// Headers, first value of each.
+        public let headers: [String: String]
+        /// The body as text (`bodyEncoding` `utf8`) or base64.
+        public let body: String
+        /// The matched route's id.
+        public let route: String?
+        /// The variant served.
+        public let variant: String?
+        /// The status sent; 0 for a fault.
+        public let status: Int
+        /// The session the request named.
+        public let session: String?
+
+        enum CodingKeys: String, CodingKey { case id, method, path, query, headers, body, route, variant, status, session }
+
+        /// Reads an entry; a query value is a string, or an array where the name repeated.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(Int.self, forKey: .id)
+            method = try c.decode(String.self, forKey: .method)
+            path = try c.decode(String.self, forKey: .path)
+            headers = try c.decode([String: String].self, forKey: .headers)
+            body = try c.decode(String.self, forKey: .body)
+            route = try c.decodeIfPresent(String.self, forKey: .route)
+            variant = try c.decodeIfPresent(String.self, forKey: .variant)
+            status = try c.decode(Int.self, forKey: .status)
+            session = try c.decodeIfPresent(String.self, forKey: .session)
+            query = try c.decode([String: QueryValue].self, forKey: .query).mapValues(\.values)
+        }
+
+        /// The first value of a query parameter.
+        public func queryValue(_ name: String) -> String? { query[name]?.first }
+    }
+
+    struct QueryValue: Decodable {
+        let values: [String]
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let many = try? c.decode([String].self) { values = many } else { values = [try c.decode(String.self)] }
+        }
+    }
+
+    struct RouteList: Decodable { let routes: [RouteInfo] }
+    struct Journal: Decodable { let requests: [ReceivedRequest] }
+}
