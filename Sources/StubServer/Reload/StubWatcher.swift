@@ -24,11 +24,13 @@ final class StubWatcher: @unchecked Sendable {
     /// True when inotify is in use (false: polling).
     let usesInotify: Bool
 
-    init(directory: String, onChange: @escaping @Sendable () -> Void) throws(SystemCallError) {
+    /// Watches `directory`; `forcePolling` scans even where inotify is available (the portable path,
+    /// tested on Linux too).
+    init(directory: String, forcePolling: Bool = false, onChange: @escaping @Sendable () -> Void) throws(SystemCallError) {
         root = directory
         self.onChange = onChange
         // Without inotify (some container file systems, other platforms) the watcher polls.
-        inotifyFD = (try? SystemCall.run("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }) ?? -1
+        inotifyFD = forcePolling ? -1 : (try? SystemCall.run("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }) ?? -1
         usesInotify = inotifyFD >= 0
         if usesInotify { rewatch() }
         do {

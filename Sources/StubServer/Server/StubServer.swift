@@ -81,7 +81,9 @@ public final class StubServer: Sendable {
         bridge = madeBridge!
         var started: StubWatcher?
         do {
-            started = configuration.watch ? try StubWatcher(directory: directory.path, onChange: { _ = store.reloadNow() }) : nil
+            started = configuration.watch
+                ? try StubWatcher(directory: directory.path, forcePolling: configuration.watchMode == .poll, onChange: { _ = store.reloadNow() })
+                : nil
             watcher = started
             daemon = Locked(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge))
         } catch {

@@ -45,6 +45,28 @@ public struct StubServerConfiguration: Sendable {
     public var adminToken: String?
     /// Reload when files in the stub directory change (inotify, else polling).
     public var watch = false
+    /// How the watcher learns of changes: `.native` (inotify where there is one, else polling)
+    /// or `.poll` (a scan every half second, on every platform).
+    public var watchMode = WatchMode.native
+    /// How libmicrohttpd waits for sockets: `.native` (epoll on Linux) or `.poll` (poll(2), on
+    /// every platform; what macOS uses).
+    public var eventLoop = EventLoop.native
+
+    /// The watcher's ways of learning of changes.
+    public enum WatchMode: String, Sendable, CaseIterable {
+        /// inotify on Linux; polling where there is none.
+        case native
+        /// A scan every half second.
+        case poll
+    }
+
+    /// libmicrohttpd's ways of waiting for sockets.
+    public enum EventLoop: String, Sendable, CaseIterable {
+        /// epoll on Linux, poll elsewhere.
+        case native
+        /// poll(2).
+        case poll
+    }
     /// Print reload outcomes to standard error.
     public var announceReloads = false
 

@@ -42,6 +42,8 @@ enum ServeCommand {
       --threads N             libmicrohttpd polling threads (default: one per core, at most 4)
       --no-admin              Turn off the admin API under /__stubd/
       --no-watch              Do not reload when stub files change
+      --watch MODE            How changes are noticed: native (inotify on Linux) or poll
+      --event-loop LOOP       How sockets are awaited: native (epoll on Linux) or poll
       -h, --help              Show this help
     """
 
@@ -88,6 +90,14 @@ enum ServeCommand {
             case "--threads": options.configuration.pollingThreads = try scanner.int(for: option, in: 1...64)
             case "--no-admin": options.configuration.adminEnabled = false
             case "--no-watch": options.configuration.watch = false
+            case "--watch":
+                let text = try scanner.value(for: option)
+                guard let mode = StubServerConfiguration.WatchMode(rawValue: text) else { throw UsageError(message: "--watch expects native or poll, got \"\(text)\"") }
+                options.configuration.watchMode = mode
+            case "--event-loop":
+                let text = try scanner.value(for: option)
+                guard let loop = StubServerConfiguration.EventLoop(rawValue: text) else { throw UsageError(message: "--event-loop expects native or poll, got \"\(text)\"") }
+                options.configuration.eventLoop = loop
             default: throw ArgumentScanner.unknown(option)
             }
         }
