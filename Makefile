@@ -1,5 +1,7 @@
 # Quick Start targets: each installs libmicrohttpd-dev first when it is missing.
-.PHONY: run test deps check routes container-test bench
+.PHONY: run test deps check routes container-test bench install
+
+PREFIX ?= /usr/local
 
 deps:
 	@scripts/install-deps.sh
@@ -27,3 +29,9 @@ routes: deps
 ## Build the container image with podman and smoke-test it (root; see scripts/container-test.sh)
 container-test:
 	scripts/container-test.sh
+
+## Build the release binary and install it as $(PREFIX)/bin/stubd (PREFIX defaults to /usr/local)
+install: deps
+	swift build -c release --product stubd
+	install -d "$(PREFIX)/bin"
+	install -m 755 "$$(swift build -c release --show-bin-path)/stubd" "$(PREFIX)/bin/stubd"
