@@ -8,6 +8,28 @@ struct ListenSocket {
     let port: Int
     let isIPv6: Bool
 
+    /// The sockets for `host`: for `localhost` one on 127.0.0.1 and one on ::1 with the same port
+    /// (clients resolve localhost to either first), or 127.0.0.1 alone where IPv6 is missing; for
+    /// any other host the one socket `open` makes.
+    static func openAll(host: String, port: Int) throws(StubServerError) -> [ListenSocket] {
+        guard host == "localhost" else { return [try open(host: host, port: port)] }
+        // With port 0 the IPv4 socket picks the port; ::1 may have it taken by someone else: retry.
+        for _ in 0..<8 {
+            let v4 = try open(host: "127.0.0.1", port: port)
+            do {
+                return [v4, try open(host: "::1", port: v4.port)]
+            } catch .addressInUse where port == 0 {
+                close(v4.fd)
+            } catch .system(_, let code) where code == EADDRNOTAVAIL || code == EAFNOSUPPORT {
+                return [v4]
+            } catch {
+                close(v4.fd)
+                throw error
+            }
+        }
+        throw .addressInUse(host: host, port: port)
+    }
+
     static func open(host: String, port: Int, backlog: Int32 = 4096) throws(StubServerError) -> ListenSocket {
         guard (0...65535).contains(port) else { throw .invalidAddress("port \(port) is out of range 0-65535") }
         let name = host == "localhost" ? "127.0.0.1" : host

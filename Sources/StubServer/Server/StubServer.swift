@@ -22,14 +22,20 @@ public final class StubServer: Sendable {
     let store: CatalogStore
     /// Overrides, sequences and the journal; shared by the admin API and the Swift API.
     public let control: StubControl
-    private let daemon: Locked<MHDDaemon?>
+    /// One daemon per listening socket (two for `localhost`: 127.0.0.1 and ::1), sharing the bridge.
+    private let daemons: Locked<[MHDDaemon]>
     private let watcher: StubWatcher?
     private let log: AccessLog?
     private let sweeper: HeadDeadlineSweeper
 
-    /// `http://host:port` for building request URLs.
+    /// True when `localhost` is served on ::1 as well as 127.0.0.1 (false where IPv6 is missing).
+    public let listensOnIPv6Loopback: Bool
+
+    /// `http://host:port` for building request URLs (`127.0.0.1` for `localhost`, which a client
+    /// might resolve either way).
     public var baseURL: URL {
-        let h = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let name = host == "localhost" ? "127.0.0.1" : host
+        let h = name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name
         return URL(string: "http://\(h):\(port)")!
     }
 
@@ -49,10 +55,11 @@ public final class StubServer: Sendable {
         case .success(let c): catalog = c
         case .failure(let f): throw StubServerError.invalidStubs(f)
         }
-        let socket = try ListenSocket.open(host: configuration.host, port: configuration.port)
+        let sockets = try ListenSocket.openAll(host: configuration.host, port: configuration.port)
         stubsDirectory = directory
         host = configuration.host
-        port = socket.port
+        port = sockets[0].port
+        listensOnIPv6Loopback = configuration.host == "localhost" && sockets.count == 2
         self.configuration = configuration
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads)
         self.store = store
@@ -72,7 +79,7 @@ public final class StubServer: Sendable {
                                            maxBody: configuration.maxBodyBytes)
             sweeper = try HeadDeadlineSweeper(admission: admission)
         } catch {
-            close(socket.fd)
+            for socket in sockets { close(socket.fd) }
             madeBridge?.suspensions.shutdown()
             madeLog?.stop()
             throw StubServerError(error)
@@ -80,14 +87,18 @@ public final class StubServer: Sendable {
         log = madeLog
         bridge = madeBridge!
         var started: StubWatcher?
+        // A started daemon owns its socket and closes it when stopped; the rest are closed here.
+        var running: [MHDDaemon] = []
         do {
             started = configuration.watch
                 ? try StubWatcher(directory: directory.path, forcePolling: configuration.watchMode == .poll, onChange: { _ = store.reloadNow() })
                 : nil
             watcher = started
-            daemon = Locked(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge))
+            for socket in sockets { running.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge)) }
+            daemons = Locked(running)
         } catch {
-            close(socket.fd)
+            for daemon in running { daemon.stop() }
+            for socket in sockets.dropFirst(running.count) { close(socket.fd) }
             started?.stop()
             sweeper.stop()
             bridge.suspensions.shutdown()
@@ -100,22 +111,22 @@ public final class StubServer: Sendable {
 
     /// Stops accepting, closes suspended connections, and stops the daemon. Safe to call twice.
     public func stop() {
-        daemon.withLock { daemon in
-            guard let running = daemon else { return }
+        daemons.withLock { daemons in
+            guard !daemons.isEmpty else { return }
             watcher?.stop()
             guard bridge.suspensions.drain(timeoutMs: 2000) || bridge.suspensions.drain(timeoutMs: 10_000) else {
                 // MHD_stop_daemon aborts the process while a connection is suspended. Leave the
                 // daemon running (and the bridge it points at alive) rather than crash.
                 StandardStreams.write("stubd: connections still suspended after 12 s; leaving the daemon running\n", to: STDERR_FILENO)
                 _ = Unmanaged.passRetained(bridge)
-                _ = Unmanaged.passRetained(running)
-                daemon = nil
+                for running in daemons { _ = Unmanaged.passRetained(running) }
+                daemons = []
                 return
             }
             bridge.suspensions.shutdown()
             sweeper.stop()
-            running.stop()
-            daemon = nil
+            for running in daemons { running.stop() }
+            daemons = []
             log?.stop()
         }
     }

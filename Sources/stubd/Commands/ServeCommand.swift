@@ -16,7 +16,8 @@ enum ServeCommand {
 
     OPTIONS:
       --stubs DIR             Stub directory (default ./Stubs; env STUBD_STUBS)
-      --host HOST             Address to bind (default 127.0.0.1; env STUBD_HOST)
+      --host HOST             Address to bind (default localhost: 127.0.0.1 and ::1 on one port;
+                              env STUBD_HOST)
       --port PORT             Port to bind, 0 for a free one (default 8080; env STUBD_PORT)
       --log FORMAT            Access log: text, json or off (default text; env STUBD_LOG)
       --delay DURATION        Base delay added to every stub response, e.g. 300ms (env STUBD_DELAY)
@@ -57,6 +58,7 @@ enum ServeCommand {
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Options {
         var options = Options()
         options.configuration.port = 8080
+        options.configuration.host = "localhost"
         options.configuration.log = .text
         options.configuration.watch = true
         options.configuration.announceReloads = true
@@ -153,7 +155,9 @@ enum ServeCommand {
         }
         for warning in server.catalog.warnings { StubdCommand.printError("stubd: warning: \(warning)") }
         let routes = server.catalog.routes.count
-        StandardStreams.write("stubd \(StubdVersion.current) serving \(options.stubs) (\(routes) routes) on \(server.baseURL.absoluteString)\n", to: STDOUT_FILENO)
+        // The first URL stays first and plain: scripts and container checks read it.
+        let also = server.listensOnIPv6Loopback ? " and http://[::1]:\(server.port)" : ""
+        StandardStreams.write("stubd \(StubdVersion.current) serving \(options.stubs) (\(routes) routes) on \(server.baseURL.absoluteString)\(also)\n", to: STDOUT_FILENO)
         var received: Int32 = 0
         // sigwait returns its error instead of setting errno; with a valid set it does not fail.
         while (try? SystemCall.pthread("sigwait", { sigwait(&signals, &received) })) == nil {}
