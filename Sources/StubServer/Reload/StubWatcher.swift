@@ -34,7 +34,10 @@ final class StubWatcher: @unchecked Sendable {
         usesInotify = inotifyFD >= 0
         if usesInotify { rewatch() }
         do {
-            thread = try StoppableThread { [self] stopFD in usesInotify ? runInotify(stopFD) : runPolling(stopFD) }
+            // The polling baseline is taken here, before the caller goes on: an edit made right
+            // after the server starts would otherwise be part of the baseline and never seen.
+            let baseline = usesInotify ? [] : StubWatcher.fingerprint(of: directory)
+            thread = try StoppableThread { [self] stopFD in usesInotify ? runInotify(stopFD) : runPolling(stopFD, from: baseline) }
         } catch {
             if inotifyFD >= 0 { close(inotifyFD) }
             throw error
@@ -98,8 +101,8 @@ final class StubWatcher: @unchecked Sendable {
         }
     }
 
-    private func runPolling(_ stopFD: Int32) {
-        var last = StubWatcher.fingerprint(of: root)
+    private func runPolling(_ stopFD: Int32, from baseline: [String]) {
+        var last = baseline
         var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
         while true {
             guard let ready = try? SystemCall.run("poll", { poll(&fds, 1, Int32(StubWatcher.pollIntervalMs)) }), ready == 0 else { return }
