@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "stubd",
+    // macOS 15 for Synchronization's Atomic and Mutex; iOS 16 for StubdClient in a UI-test target.
+    platforms: [.macOS(.v15), .iOS(.v16)],
     products: [
         .executable(name: "stubd", targets: ["stubd"]),
         .library(name: "StubServer", targets: ["StubServer"]),

@@ -1,4 +1,4 @@
-import Glibc
+import StubCore
 
 // Thin entry point: every command lives in Commands/.
 let arguments = Array(CommandLine.arguments.dropFirst())

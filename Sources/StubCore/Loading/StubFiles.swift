@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The file-system reads of the loader, straight on POSIX: a folder listing that takes each entry's
 /// kind from the directory itself (no `stat` per entry unless the file system does not say), and a
@@ -67,7 +62,7 @@ package enum StubFiles {
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { scratch -> [UInt8]? in
             var bytes: [UInt8] = []
             while true {
-                guard let n = try? SystemCall.run("read", { Glibc.read(fd, scratch.baseAddress, chunk) }) else { return nil }
+                guard let n = try? SystemCall.run("read", { LibC.read(fd, scratch.baseAddress, chunk) }) else { return nil }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[0..<n]))
                 // A short read of a regular file is its end; asking again would cost a call per file.
                 if n < chunk { return bytes }

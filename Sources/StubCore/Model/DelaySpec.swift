@@ -1,4 +1,3 @@
-import Glibc
 
 /// How long to wait before responding: fixed, uniform between bounds, or lognormal like real latency.
 public enum DelaySpec: Sendable, Equatable {
@@ -20,8 +19,8 @@ public enum DelaySpec: Sendable, Equatable {
             // Box-Muller: one standard normal draw is enough per request.
             let u1 = Double.random(in: Double.ulpOfOne..<1, using: &rng)
             let u2 = Double.random(in: 0..<1, using: &rng)
-            let z = (-2 * Glibc.log(u1)).squareRoot() * Glibc.cos(2 * Double.pi * u2)
-            let value = median * Glibc.exp(sigma * z)
+            let z = (-2 * LibC.log(u1)).squareRoot() * LibC.cos(2 * Double.pi * u2)
+            let value = median * LibC.exp(sigma * z)
             return Swift.min(cap, Swift.max(0, Int(value.rounded())))
         }
     }

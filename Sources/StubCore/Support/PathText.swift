@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Small string and file helpers the core needs without all of Foundation (the executable
 /// links FoundationEssentials only, which keeps the container image small).

@@ -1,4 +1,3 @@
-import Glibc
 import StubCore
 
 /// The thread that closes connections whose request head is late (`ConnectionAdmission.sweep`),

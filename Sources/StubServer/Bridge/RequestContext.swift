@@ -1,4 +1,3 @@
-import Glibc
 import StubCore
 
 /// Per-request state kept in libmicrohttpd's `con_cls` from the first handler call to completion.

@@ -1,4 +1,3 @@
-import Glibc
 import StubCore
 
 /// Acts below HTTP on a connection's socket to give the client a network failure.
@@ -12,11 +11,9 @@ enum FaultInjector {
             case .reset:
                 // Dissolving the association makes the kernel answer the peer with RST. SO_LINGER 0
                 // alone is not enough: MHD shuts down the write side first, which sends a FIN.
-                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-                try SystemCall.run("setsockopt SO_LINGER") { setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) }
-                var address = sockaddr()
-                address.sa_family = sa_family_t(AF_UNSPEC)
-                try SystemCall.run("connect AF_UNSPEC") { connect(fd, &address, socklen_t(MemoryLayout<sockaddr>.size)) }
+                var option = linger(l_onoff: 1, l_linger: 0)
+                try SystemCall.run("setsockopt SO_LINGER") { setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size)) }
+                try LibC.dissolveConnection(fd)
             case .empty, .hang:
                 break
             case .garbage:
@@ -48,7 +45,7 @@ enum FaultInjector {
         while offset < bytes.count {
             offset += try bytes.withUnsafeBytes { raw in
                 Result { () throws(SystemCallError) in
-                    try SystemCall.run("send") { send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL)) }
+                    try SystemCall.run("send") { LibC.sendNoSignal(fd, raw.baseAddress! + offset, raw.count - offset) }
                 }
             }.get()
         }

@@ -1,4 +1,3 @@
-import Glibc
 import StubCore
 
 /// One line per request on standard output: text for people, JSON for log pipelines, or nothing.

@@ -1,4 +1,3 @@
-import Glibc
 import StubCore
 
 /// Unbuffered writes to standard output and error, whole lines at a time.
@@ -13,7 +12,7 @@ public enum StandardStreams {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                guard let n = try? SystemCall.run("write", { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }) else { return }
+                guard let n = try? SystemCall.run("write", { LibC.write(fd, raw.baseAddress! + offset, raw.count - offset) }) else { return }
                 offset += n
             }
         }

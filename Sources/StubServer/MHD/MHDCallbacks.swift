@@ -1,5 +1,4 @@
 internal import CMicroHTTPD
-import Glibc
 import StubCore
 
 // libmicrohttpd's callbacks, and the only place `MHD_Result` and the content-reader codes are

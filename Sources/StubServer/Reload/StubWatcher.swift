@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import StubCore
 
 /// Watches a stub directory tree with inotify and calls `onChange` once per burst of edits
@@ -30,7 +29,7 @@ final class StubWatcher: @unchecked Sendable {
         root = directory
         self.onChange = onChange
         // Without inotify (some container file systems, other platforms) the watcher polls.
-        inotifyFD = forcePolling ? -1 : (try? SystemCall.run("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }) ?? -1
+        inotifyFD = forcePolling ? -1 : Inotify.open()
         usesInotify = inotifyFD >= 0
         if usesInotify { rewatch() }
         do {
@@ -54,12 +53,10 @@ final class StubWatcher: @unchecked Sendable {
 
     /// Adds a watch on every folder the loader reads; new folders appear after each burst of events.
     private func rewatch() {
-        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
-            | IN_DELETE_SELF | IN_MOVE_SELF)
         let tree = StubTree.walk(root)
         for folder in tree.folders {
             // A folder that vanished since the walk has nothing to watch; the next burst rewalks.
-            _ = inotify_add_watch(inotifyFD, tree.path(of: folder), mask)
+            Inotify.watch(inotifyFD, folder: tree.path(of: folder))
         }
     }
 
@@ -73,7 +70,8 @@ final class StubWatcher: @unchecked Sendable {
                 var info = stat()
                 let file = PathText.join(path, entry.name)
                 guard stat(file, &info) == 0 else { continue }
-                out.append("\(file)|\(info.st_size)|\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+                let modified = LibC.modified(info)
+                out.append("\(file)|\(info.st_size)|\(modified.seconds).\(modified.nanoseconds)")
             }
         }
         return out

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import StubCore
 
 /// Holds the catalog being served and swaps it whole on reload; a failed reload keeps the last

@@ -1,4 +1,3 @@
-import Glibc
 import StubCore
 
 /// A bound, listening TCP socket made before libmicrohttpd starts, so bind errors
@@ -64,15 +63,15 @@ struct ListenSocket {
     private static func bind(_ address: Address, backlog: Int32) throws(SystemCallError) -> ListenSocket {
         let isIPv6: Bool
         if case .v6 = address { isIPv6 = true } else { isIPv6 = false }
-        let fd = try SystemCall.run("socket") { socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let fd = try SystemCall.run("socket") { socket(isIPv6 ? AF_INET6 : AF_INET, LibC.streamSocket, 0) }
         do {
             var one: Int32 = 1
             try SystemCall.run("setsockopt SO_REUSEADDR") { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
             switch address {
             case .v4(var v4):
-                try SystemCall.run("bind") { withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } }
+                try SystemCall.run("bind") { withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { LibC.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } } }
             case .v6(var v6):
-                try SystemCall.run("bind") { withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } } }
+                try SystemCall.run("bind") { withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { LibC.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } } }
             }
             try SystemCall.run("listen") { listen(fd, backlog) }
             var storage = sockaddr_in6()

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import StubCore
 
 /// A stub HTTP server over libmicrohttpd serving one stub directory. Start it in-process from a

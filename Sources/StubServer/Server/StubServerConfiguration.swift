@@ -1,4 +1,3 @@
-import Glibc
 import StubCore
 
 /// Everything a `StubServer` can be told at start; the CLI fills it from flags and `STUBD_*` variables.
@@ -98,7 +97,7 @@ public struct StubServerConfiguration: Sendable {
     public static func defaultConnectionLimit() -> Int {
         var limit = rlimit(rlim_cur: 1024, rlim_max: 1024)
         // Without an answer, assume the common default of 1,024.
-        _ = try? SystemCall.run("getrlimit") { getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) }
+        _ = try? SystemCall.run("getrlimit") { getrlimit(LibC.fileLimit, &limit) }
         let soft = limit.rlim_cur > 1 << 20 ? 65536 : Int(limit.rlim_cur)
         return max(16, min(soft - 64, 65536))
     }
@@ -106,10 +105,10 @@ public struct StubServerConfiguration: Sendable {
     /// Raises the soft file-descriptor limit to the hard limit (many concurrent delayed clients need it).
     public static func raiseFileLimit() {
         var limit = rlimit()
-        guard (try? SystemCall.run("getrlimit", { getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) })) != nil,
-              limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
+        guard (try? SystemCall.run("getrlimit", { getrlimit(LibC.fileLimit, &limit) })) != nil,
+              limit.rlim_cur < LibC.openFilesCeiling(hard: limit.rlim_max) else { return }
+        limit.rlim_cur = LibC.openFilesCeiling(hard: limit.rlim_max)
         // Best effort: without it, the connection limit follows the lower soft limit.
-        _ = try? SystemCall.run("setrlimit") { setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) }
+        _ = try? SystemCall.run("setrlimit") { setrlimit(LibC.fileLimit, &limit) }
     }
 }

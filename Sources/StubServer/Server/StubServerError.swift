@@ -1,4 +1,3 @@
-import Glibc
 import StubCore
 
 /// Why a server could not start or reload.

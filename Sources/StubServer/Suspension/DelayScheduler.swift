@@ -1,4 +1,3 @@
-import Glibc
 import StubCore
 
 /// Calls `resume` for each handle when its deadline is up, from one thread with a min-heap of
@@ -30,11 +29,7 @@ final class DelayScheduler: @unchecked Sendable {
     init(resume: @escaping @Sendable (SuspensionHandle) -> Void) throws(SystemCallError) {
         self.resume = resume
         pthread_mutex_init(&mutex, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(&condition, &attributes)
-        pthread_condattr_destroy(&attributes)
+        LibC.initMonotonicCondition(&condition)
         thread = try BackgroundThread.start { [self] in run() }
     }
 
@@ -110,8 +105,7 @@ final class DelayScheduler: @unchecked Sendable {
             if let first = heap.first {
                 // Saturating: a deadline of UInt64.max waits for `resumeEarly` or shutdown.
                 let wake = first.deadline > UInt64.max - Self.coalesceNs ? UInt64.max : first.deadline + Self.coalesceNs
-                var ts = timespec(tv_sec: Int(wake / 1_000_000_000), tv_nsec: Int(wake % 1_000_000_000))
-                pthread_cond_timedwait(&condition, &mutex, &ts)
+                LibC.wait(&condition, &mutex, untilNs: wake)
             } else {
                 pthread_cond_wait(&condition, &mutex)
             }

@@ -1,4 +1,4 @@
-import Glibc
+import StubCore
 
 /// Nanoseconds on CLOCK_MONOTONIC, the clock delays and deadlines are measured on.
 enum MonotonicClock {

@@ -1,4 +1,3 @@
-import Glibc
 import StubCore
 
 /// A background thread whose loop polls a stop descriptor beside its own: `stop` makes that

@@ -1,4 +1,3 @@
-import Glibc
 import StubServer
 import StubCore
 
@@ -47,7 +46,7 @@ struct ProbeTarget {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
-        guard let fd = try? SystemCall.run("socket", { socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) }) else { return nil }
+        guard let fd = try? SystemCall.run("socket", { socket(AF_INET, LibC.streamSocket, 0) }) else { return nil }
         defer { close(fd) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         let size = socklen_t(MemoryLayout<timeval>.size)
@@ -59,7 +58,7 @@ struct ProbeTarget {
               (try? SystemCall.run("connect", { withUnsafePointer(to: &address) {
                   $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
               } })) != nil,
-              (try? SystemCall.run("send", { request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } })) == request.count,
+              (try? SystemCall.run("send", { request.withUnsafeBytes { LibC.sendNoSignal(fd, $0.baseAddress, $0.count) } })) == request.count,
               let n = try? SystemCall.run("recv", { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }),
               n > 12 else { return nil }
         // "HTTP/1.1 200 ..."

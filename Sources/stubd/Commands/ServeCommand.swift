@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import StubServer
 import StubCore
 

@@ -1,4 +1,4 @@
-import Glibc
+import StubCore
 import StubServer
 
 /// Dispatches `stubd <command>`; with no command it serves.

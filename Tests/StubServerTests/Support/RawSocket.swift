@@ -1,4 +1,5 @@
 import Foundation
+import StubCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,7 @@ final class RawSocket: @unchecked Sendable {
     let fd: Int32
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_INET, LibC.streamSocket, 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -22,7 +23,7 @@ final class RawSocket: @unchecked Sendable {
     }
 
     func send(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.withUnsafeBytes { LibC.sendNoSignal(fd, $0.baseAddress, $0.count) }
     }
 
     /// Everything the server sends until it closes (or `timeoutSeconds` pass without data).

@@ -1,0 +1,23 @@
+import StubCore
+
+/// Linux's inotify, the watcher's native way of hearing about edits. Elsewhere there is none:
+/// `open` says so and the watcher scans (`--watch poll`, the path the test suite runs on Linux too).
+enum Inotify {
+    /// A non-blocking inotify descriptor, or -1 where inotify is missing.
+    static func open() -> Int32 {
+        #if os(Linux)
+        return (try? SystemCall.run("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }) ?? -1
+        #else
+        return -1
+        #endif
+    }
+
+    /// Watches `folder` for the events a save makes (writes, renames, deletions).
+    static func watch(_ fd: Int32, folder: String) {
+        #if os(Linux)
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
+            | IN_DELETE_SELF | IN_MOVE_SELF)
+        _ = inotify_add_watch(fd, folder, mask)
+        #endif
+    }
+}
