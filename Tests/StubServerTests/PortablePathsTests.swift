@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func thePollLoopIsChosenWhenAskedFor() {
-        #expect(!MHDDaemon.usesEpoll(.poll))
+        #expect(!EventLoopChoice.usesEpoll(.poll))
     }
 
     @Test func servesDelaysFaultsAndThrottlesOnThePollLoop() async throws {

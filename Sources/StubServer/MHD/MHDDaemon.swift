@@ -10,7 +10,7 @@ final class MHDDaemon: @unchecked Sendable {
     /// libmicrohttpd unretained: the caller keeps it alive until `stop` returns.
     init(socket: ListenSocket, configuration: StubServerConfiguration, bridge: RequestBridge) throws(StubServerError) {
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
-        flags |= MHDDaemon.usesEpoll(configuration.eventLoop) ? MHD_USE_EPOLL.rawValue : MHD_USE_POLL.rawValue
+        flags |= EventLoopChoice.usesEpoll(configuration.eventLoop) ? MHD_USE_EPOLL.rawValue : MHD_USE_POLL.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // Not MHD_OPTION_STRICT_FOR_CLIENT: in 0.9.75 it answers a missing Host with a 400 whose head
         // it writes twice, and closes on a space in the target without a word. `RequestFraming`
@@ -31,15 +31,6 @@ final class MHDDaemon: @unchecked Sendable {
                               stubdConnectionChanged, buffer.baseAddress)
         }
         guard pointer != nil else { throw .daemonFailed }
-    }
-
-    /// Whether to wait with epoll: the platform's choice unless `.poll` was asked for.
-    static func usesEpoll(_ loop: StubServerConfiguration.EventLoop) -> Bool {
-        #if os(Linux)
-        return loop == .native
-        #else
-        return false
-        #endif
     }
 
     /// Stops the daemon and closes the listening socket. Every suspended connection must have been
