@@ -100,5 +100,6 @@ extension StubdClient {
     }
 
     struct RouteList: Decodable { let routes: [RouteInfo] }
+    struct Count: Decodable { let count: Int }
     struct Journal: Decodable { let requests: [ReceivedRequest] }
 }

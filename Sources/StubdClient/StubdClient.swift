@@ -71,6 +71,12 @@ public final class StubdClient: Sendable {
         return try await call("GET", "requests", query: query, session: session, as: Journal.self).requests
     }
 
+    /// How many journaled requests match, in one call (`GET /__stubd/requests/count`).
+    public func count(route: String? = nil, method: String? = nil, path: String? = nil, session: String? = nil) async throws -> Int {
+        let query = [("route", route), ("method", method), ("path", path)].compactMap { name, value in value.map { (name, $0) } }
+        return try await call("GET", "requests/count", query: query, session: session, as: Count.self).count
+    }
+
     /// Waits until the journal holds `count` requests for `route` (or `timeout` seconds pass) and
     /// returns them: for requests an app sends in the background.
     public func waitForRequests(route: String? = nil, count: Int = 1, timeout: Double = 5, session: String? = nil) async throws -> [ReceivedRequest] {

@@ -34,6 +34,7 @@ import Testing
             _ = try await HTTPClient.fetch(URL(string: base.absoluteString + "/api/v1/users?ids%5B%5D=1&ids%5B%5D=2")!)
             let journal = try await stubd.receivedRequests(route: "app/users")
             #expect(journal.count == 6)
+            #expect(try await stubd.count(route: "app/users", method: "GET") == 6)
             #expect(journal.last?.query["ids[]"] == ["1", "2"])
             try await stubd.reset()
             #expect(try await stubd.receivedRequests().isEmpty)

@@ -23,6 +23,12 @@ enum Repository {
 func withServer<T>(stubs: URL = Repository.shippedStubs, configure: (inout StubServerConfiguration) -> Void = { _ in },
                    _ body: (StubServer) async throws -> T) async throws -> T {
     var configuration = StubServerConfiguration()
+    // `make test` runs the serving, delay, fault, throttle and reload suites a second time with
+    // STUBD_PORTABLE=1: libmicrohttpd on poll(2) and the scanning watcher, the paths macOS takes.
+    if ProcessInfo.processInfo.environment["STUBD_PORTABLE"] == "1" {
+        configuration.eventLoop = .poll
+        configuration.watchMode = .poll
+    }
     configure(&configuration)
     let server = try StubServer(stubsAt: stubs, configuration: configuration)
     do {
