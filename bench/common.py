@@ -34,7 +34,7 @@ class Daemon:
     """A `stubd serve` process on a free port; stopped with SIGTERM."""
 
     def __init__(self, binary, *args, stubs=None):
-        cmd = [binary, "serve", "--port", "0", "--log", "off", "--stubs", stubs or os.path.join(ROOT, "Stubs"), *args]
+        cmd = [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--log", "off", "--stubs", stubs or os.path.join(ROOT, "Stubs"), *args]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         m = re.search(r"http://([\d.]+):(\d+)", line)
@@ -104,7 +104,7 @@ def pkg_config(package):
 
 def stubd_command(binary, stubs, *args, log="off"):
     """`stubd serve` on a free loopback port with one polling thread and no watcher, plus ARGS."""
-    return [binary, "serve", "--port", "0", "--stubs", stubs, "--threads", "1", "--no-watch", "--log", log, *args]
+    return [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--stubs", stubs, "--threads", "1", "--no-watch", "--log", log, *args]
 
 
 class Server:

@@ -38,7 +38,7 @@ from common import ROOT, build_release, raise_fd_limit, rss_mb  # noqa: E402
 
 def start(binary, stubs, preexec=None, extra=()):
     """Starts `stubd serve`; returns (process, base URL or None, seconds until the serving line)."""
-    proc = subprocess.Popen([binary, "serve", "--port", "0", "--log", "off", "--stubs", stubs, *extra],
+    proc = subprocess.Popen([binary, "serve", "--host", "127.0.0.1", "--port", "0", "--log", "off", "--stubs", stubs, *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, preexec_fn=preexec)
     began = time.monotonic()
     ready, _, _ = select.select([proc.stdout], [], [], 10)

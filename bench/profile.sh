@@ -38,7 +38,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-"$binary" serve --port 0 --stubs "$here/../Stubs" --threads 1 --log off --no-watch "$@" >"$work/stubd.out" 2>&1 &
+"$binary" serve --host 127.0.0.1 --port 0 --stubs "$here/../Stubs" --threads 1 --log off --no-watch "$@" >"$work/stubd.out" 2>&1 &
 stubd_pid=$!
 port=""
 for _ in $(seq 1 500); do
