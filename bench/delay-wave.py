@@ -24,12 +24,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import Daemon, build_release, percentile, raise_fd_limit  # noqa: E402
 
 
-# The wave comes from one address; since the per-client cap (default half the connection limit)
-# would refuse part of a 10,000-connection wave, the cap is lifted. Binaries older than the cap
-# do not know the flag: `--binary` with an old build passes `--no-client-cap-flag`.
-EXTRA_ARGS = ["--max-client-connections", "0"]
-
-
 def build_client():
     here = os.path.dirname(os.path.abspath(__file__))
     out = os.path.join(here, "out")
@@ -47,7 +41,7 @@ def sample_stats(daemon, stop, out):
 
 def run(binary, client, n, delay_ms, mode):
     """One wave against a fresh daemon; returns a dict of results."""
-    daemon = Daemon(binary, "--journal-size", str(n), *EXTRA_ARGS)
+    daemon = Daemon(binary, "--journal-size", str(n))
     samples, stop = [], threading.Event()
     sampler = threading.Thread(target=sample_stats, args=(daemon, stop, samples))
     sampler.start()
@@ -75,10 +69,7 @@ def main():
     p.add_argument("--delay-ms", type=int, default=1000)
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--binary", help="stubd binary (default: swift build -c release)")
-    p.add_argument("--no-client-cap-flag", action="store_true", help="the binary predates --max-client-connections")
     a = p.parse_args()
-    if a.no_client_cap_flag:
-        EXTRA_ARGS.clear()
     hard = raise_fd_limit()
     if a.connections + 100 > hard:
         sys.exit(f"fd hard limit {hard} is too low for {a.connections} connections")

@@ -10,7 +10,7 @@ import Testing
     ]
 
     /// Polls until `condition` holds or `seconds` pass.
-    func eventually(_ seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
+    static func eventually(_ seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = monotonicMs() + seconds * 1000
         while monotonicMs() < deadline {
             if try await condition() { return true }
@@ -53,15 +53,15 @@ import Testing
             let temporary = stubs.url.appendingPathComponent("svc/hello/.200.json.swp")
             try Data(#"{"greeting": "renamed"}"#.utf8).write(to: temporary)
             _ = rename(temporary.path, stubs.url.appendingPathComponent("svc/hello/200.json").path)
-            let seen = try await eventually { try await served(server, "/hello").contains("renamed") }
+            let seen = try await ReloadTests.eventually { try await served(server, "/hello").contains("renamed") }
             let loaded = String(decoding: server.catalog.route(id: "svc/hello")?.route.variants.first?.body ?? [], as: UTF8.self)
             #expect(seen, "catalog now holds: \(loaded)")
             try stubs.write(["svc/bye/route.json": #"{"method": "GET", "path": "/bye"}"#, "svc/bye/200.json": "{}"])
-            #expect(try await eventually { try await served(server, "/bye") == "{}" })
+            #expect(try await ReloadTests.eventually { try await served(server, "/bye") == "{}" })
             try stubs.remove("svc/bye")
-            #expect(try await eventually { try await served(server, "/bye").contains("no stub matches") })
+            #expect(try await ReloadTests.eventually { try await served(server, "/bye").contains("no stub matches") })
             try stubs.write(["svc/hello/200.json": "{ broken"])
-            #expect(try await eventually { server.health.problems.count == 1 })
+            #expect(try await ReloadTests.eventually { server.health.problems.count == 1 })
             #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("renamed"))
         }
     }
@@ -73,7 +73,7 @@ import Testing
             // this process's threads busy.
             let slow = Task { try await Curl.run(["-s", server.url("/hello?__delay=3000").absoluteString]) }
             // Reload only once the request is in the server, held by its delay.
-            #expect(try await eventually { server.bridge.suspensions.count == 1 })
+            #expect(try await ReloadTests.eventually { server.bridge.suspensions.count == 1 })
             try stubs.write(["svc/hello/200.json": #"{"greeting": "new"}"#])
             try server.reload()
             let old = try await slow.value
@@ -85,15 +85,6 @@ import Testing
 
 /// Link loops in a served tree: the daemon starts, reloads and stops as if they were not there.
 @Suite(.timeLimit(.minutes(1))) struct LinkLoopTests {
-    func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = monotonicMs() + 5000
-        while monotonicMs() < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return false
-    }
-
     @Test func hiddenSelfLinksDoNotStallStartReloadOrStop() async throws {
         let stubs = try TemporaryStubDirectory(ReloadTests.base)
         for i in 0..<3 { #expect(symlink(".", stubs.url.appendingPathComponent(".self\(i)").path) == 0) }
@@ -103,11 +94,11 @@ import Testing
             // Links added while serving, deeper in the tree.
             for i in 0..<3 { #expect(symlink("..", stubs.url.appendingPathComponent("svc/.up\(i)").path) == 0) }
             try stubs.write(["svc/hello/200.json": #"{"greeting": "after links"}"#])
-            #expect(try await eventually { try await HTTPClient.fetch(server.url("/hello")).text.contains("after links") })
+            #expect(try await ReloadTests.eventually { try await HTTPClient.fetch(server.url("/hello")).text.contains("after links") })
             // A visible loop is a problem: the last good stubs stay and health says degraded.
             #expect(symlink(".", stubs.url.appendingPathComponent("loop").path) == 0)
             try stubs.write(["svc/hello/200.json": #"{"greeting": "ignored"}"#])
-            #expect(try await eventually { server.health.problems.first?.description.hasPrefix("loop: leads to a folder already read") == true })
+            #expect(try await ReloadTests.eventually { server.health.problems.first?.description.hasPrefix("loop: leads to a folder already read") == true })
             #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("after links"))
         }
     }

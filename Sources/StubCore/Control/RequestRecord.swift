@@ -31,7 +31,7 @@ public struct RequestRecord: Sendable {
     public var fault: Fault?
     /// Time from the request's arrival to the response being queued (or the fault).
     public var elapsedMs: Double
-    /// The body size received (the kept body may be cut at 1 MiB).
+    /// The body size received (the journal keeps the first `Limits.journalBodyBytes`).
     public var bodyBytes: Int
 
     /// Wall-clock time the request arrived.

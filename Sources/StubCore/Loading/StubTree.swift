@@ -36,13 +36,19 @@ package struct StubTree {
     /// Walks `root` (already standardized and known to be a folder).
     package static func walk(_ root: String) -> StubTree {
         var tree = StubTree(root: root)
-        guard let top = tree.read("", role: .root, service: nil) else { return tree }
-        for entry in top.entries where entry.isDirectory {
-            guard let inner = tree.read(entry.name, role: .route, service: nil) else { continue }
-            if inner.entries.contains(where: { $0.name == "route.json" && !$0.isDirectory }) { continue }
-            tree.retag(to: .service)
-            for child in inner.entries where child.isDirectory {
-                _ = tree.read("\(entry.name)/\(child.name)", role: .route, service: entry.name)
+        guard let top = tree.list("") else { return tree }
+        tree.add("", role: .root, service: nil, entries: top)
+        for entry in top where entry.isDirectory {
+            guard let inner = tree.list(entry.name) else { continue }
+            // A folder with a route.json is a route; any other folder is a service of routes.
+            guard !inner.contains(where: { $0.name == "route.json" && !$0.isDirectory }) else {
+                tree.add(entry.name, role: .route, service: nil, entries: inner)
+                continue
+            }
+            tree.add(entry.name, role: .service, service: nil, entries: inner)
+            for child in inner where child.isDirectory {
+                let relative = "\(entry.name)/\(child.name)"
+                if let routeEntries = tree.list(relative) { tree.add(relative, role: .route, service: entry.name, entries: routeEntries) }
             }
         }
         return tree
@@ -58,8 +64,9 @@ package struct StubTree {
         folder.relative.isEmpty ? root : PathText.join(root, folder.relative)
     }
 
-    /// Lists a folder once; nil when it cannot be listed or was already read by another way in.
-    private mutating func read(_ relative: String, role: Role, service: String?) -> Folder? {
+    /// A folder's entries, read once; nil when it cannot be listed or was already read by another
+    /// way in (both recorded as problems). Links among the entries that leave the root are warned of.
+    private mutating func list(_ relative: String) -> [StubFiles.Entry]? {
         let shown = relative.isEmpty ? "." : relative
         switch StubFiles.list(relative.isEmpty ? root : PathText.join(root, relative)) {
         case .failure(let error):
@@ -71,19 +78,15 @@ package struct StubTree {
                     message: "leads to a folder already read (a link back into the tree); expected each folder to be reached one way only"))
                 return nil
             }
-            let folder = Folder(relative: relative, role: role, service: service, entries: listing.entries)
-            folders.append(folder)
             for entry in listing.entries where entry.isLink {
                 checkLink(relative.isEmpty ? entry.name : "\(relative)/\(entry.name)")
             }
-            return folder
+            return listing.entries
         }
     }
 
-    /// A folder first read as a route turned out to hold no route.json: it is a service.
-    private mutating func retag(to role: Role) {
-        guard let last = folders.popLast() else { return }
-        folders.append(Folder(relative: last.relative, role: role, service: nil, entries: last.entries))
+    private mutating func add(_ relative: String, role: Role, service: String?, entries: [StubFiles.Entry]) {
+        folders.append(Folder(relative: relative, role: role, service: service, entries: entries))
     }
 
     /// Warns about a link whose target is outside the stub root.

@@ -57,9 +57,7 @@ package final class StubResponder: Sendable {
 
     /// True for paths under `Limits.adminPrefix`; most paths are turned away by their second byte.
     static func isAdminPath(_ path: String) -> Bool {
-        var bytes = path.utf8.makeIterator()
-        guard bytes.next() == UInt8(ascii: "/"), bytes.next() == UInt8(ascii: "_") else { return false }
-        return path.utf8.starts(with: Limits.adminPrefix.utf8)
+        mayBeReserved(path) && path.utf8.starts(with: Limits.adminPrefix.utf8)
     }
 
     /// Whether finished requests are copied for the journal or the log at all. When they are, the

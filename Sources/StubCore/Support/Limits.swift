@@ -5,8 +5,6 @@ public enum Limits {
     public static let maxDelayMs = 3_600_000
     /// The longest server-wide duration (`--delay`, `--hang-cap`): one day.
     public static let maxDurationMs = 86_400_000
-    /// Request body bytes kept for `when` conditions and the journal; the rest is read and dropped.
-    public static let requestBodyBytes = 1 << 20
     /// Request body bytes a journal entry keeps (the full size is kept in `bodyBytes`).
     public static let journalBodyBytes = 8192
     /// Where the admin API lives; stubs cannot use paths under it.

@@ -9,20 +9,16 @@ struct ClientAddress: Hashable, CustomStringConvertible {
 
     /// The address of `address` (IPv4 or IPv6); nil for other families.
     init?(_ address: UnsafePointer<sockaddr>) {
-        var bytes = [UInt8](repeating: 0, count: 16)
         switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            let v4 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
-            bytes[10] = 0xFF
-            bytes[11] = 0xFF
-            withUnsafeBytes(of: v4.sin_addr) { for i in 0..<4 { bytes[12 + i] = $0[i] } }
-        case AF_INET6:
-            let v6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
-            withUnsafeBytes(of: v6.sin6_addr) { for i in 0..<16 { bytes[i] = $0[i] } }
-        default:
-            return nil
+        case AF_INET: self.init(mapping: UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self).sin_addr)
+        case AF_INET6: self.init(bytes: withUnsafeBytes(of: UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self).sin6_addr) { Array($0) })
+        default: return nil
         }
-        self.init(bytes: bytes)
+    }
+
+    /// An IPv4 address as its IPv4-mapped IPv6 form.
+    init(mapping v4: in_addr) {
+        self.init(bytes: [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF] + withUnsafeBytes(of: v4) { Array($0) })
     }
 
     /// An address from its 16 bytes.
@@ -60,11 +56,7 @@ struct ClientAddress: Hashable, CustomStringConvertible {
         var v6 = in6_addr()
         var v4 = in_addr()
         if inet_pton(AF_INET, host, &v4) == 1 {
-            var bytes = [UInt8](repeating: 0, count: 16)
-            bytes[10] = 0xFF
-            bytes[11] = 0xFF
-            withUnsafeBytes(of: v4) { for i in 0..<4 { bytes[12 + i] = $0[i] } }
-            self.init(bytes: bytes)
+            self.init(mapping: v4)
         } else if inet_pton(AF_INET6, host, &v6) == 1 {
             self.init(bytes: withUnsafeBytes(of: v6) { Array($0) })
         } else {

@@ -115,15 +115,14 @@ func stubdCollectPair(
     return .YES
 }
 
-/// Iterator for `MHD_get_connection_values`: sets the Bool `cls` points at and stops at the first
-/// header named `X-Stub-…` or query parameter named `__…`.
+/// Iterator for `MHD_get_connection_values` over query parameters: sets the Bool `cls` points at
+/// and stops at the first name starting with `__` (header names are seen by `RequestFraming`).
 func stubdFindControlName(
     _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
     let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key))
-    let isControl = kind == .HEADER_KIND ? ControlNames.isControlHeader(name) : ControlNames.isControlQuery(name)
-    guard isControl else { return .YES }
+    guard ControlNames.isControlQuery(name) else { return .YES }
     cls.assumingMemoryBound(to: Bool.self).pointee = true
     return .NO
 }
