@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "stubd", targets: ["stubd"]),
         .library(name: "StubServer", targets: ["StubServer"]),
         .library(name: "StubCore", targets: ["StubCore"]),
+        .library(name: "StubTLS", targets: ["StubTLS"]),
         .library(name: "StubTesting", targets: ["StubTesting"]),
         .library(name: "StubdClient", targets: ["StubdClient"]),
     ],
@@ -18,14 +19,20 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        .systemLibrary(
+            name: "CGnuTLS",
+            pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"]), .brew(["gnutls"])]
+        ),
         .systemLibrary(name: "CSystem"),
         .target(name: "StubCore"),
-        .target(name: "StubServer", dependencies: ["StubCore", "CMicroHTTPD"]),
+        .target(name: "StubTLS", dependencies: ["StubCore", "CGnuTLS"]),
+        .target(name: "StubServer", dependencies: ["StubCore", "StubTLS", "CMicroHTTPD"]),
         .target(name: "StubTesting"),
         .target(name: "StubdClient"),
-        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "CSystem"]),
+        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubTesting"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTesting", "StubdClient"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubTesting", "StubdClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,12 +5,12 @@ import Foundation
 #endif
 
 /// Times in the journal and health reports, as ISO 8601 with milliseconds.
-enum ISO8601 {
-    static func format(_ date: Date) -> String {
+package enum ISO8601 {
+    package static func format(_ date: Date) -> String {
         Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
             ?? (try? Date.ISO8601FormatStyle().parse(text))
     }

@@ -10,12 +10,14 @@ enum StubdCommand {
            stubd check [DIR]
            stubd routes [DIR]
            stubd probe URL
+           stubd tls init [--dir DIR] [--host NAME ...]
 
     COMMANDS:
       serve                   Serve a stub directory (default)
       check                   Validate a stub directory and print every problem
       routes                  Print the routes of a stub directory as a table
       probe                   GET a URL and exit 0 on a 2xx answer (container health checks)
+      tls init                Make a local certificate authority and a server certificate for HTTPS
 
     OPTIONS:
       --version               Print the version
@@ -33,6 +35,7 @@ enum StubdCommand {
         case "check": return CheckCommand.run(rest)
         case "routes": return RoutesCommand.run(rest)
         case "probe": return ProbeCommand.run(rest)
+        case "tls": return TLSCommand.run(rest)
         default:
             fail("unknown command \"\(command)\"", usage: usage)
             return 2

@@ -1,0 +1,29 @@
+import Foundation
+import StubServer
+import StubTLS
+
+/// A fresh `stubd tls init` folder for one test, removed afterwards.
+final class TLSFixture: Sendable {
+    let directory: TLSDirectory
+    let outcome: TLSDirectory.Outcome
+
+    init(hosts: [String] = []) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-tls-\(UUID().uuidString)").path
+        directory = TLSDirectory(path: path)
+        outcome = try directory.initialize(hosts: hosts)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory.path) }
+
+    /// HTTPS beside plain HTTP, both on free ports.
+    func configure(_ configuration: inout StubServerConfiguration, only: Bool = false) throws {
+        configuration.tls = .init(identity: try ServerIdentity.load(from: directory), port: 0, only: only)
+    }
+}
+
+extension StubServer {
+    /// `tlsBaseURL` + path (with query).
+    func tlsURL(_ pathAndQuery: String) -> URL {
+        URL(string: tlsBaseURL!.absoluteString + pathAndQuery)!
+    }
+}
