@@ -15,7 +15,7 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 FROM ${SWIFT_IMAGE} AS build
 
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -32,7 +32,7 @@ RUN swift build -c release --static-swift-stdlib --product stubd \
 FROM ${RUNTIME_IMAGE}
 
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libgnutls30 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 stubd \
  && useradd --system --uid 10001 --gid stubd --no-create-home \
@@ -44,9 +44,12 @@ RUN ! ldd /usr/local/bin/stubd | grep 'not found'
 COPY Stubs /stubs
 
 ENV STUBD_STUBS=/stubs STUBD_HOST=0.0.0.0 STUBD_PORT=8080
+# HTTPS: mount a `stubd tls init` folder readable by uid 10001 at /tls and set STUBD_TLS=1;
+# it is served on 8443 beside plain HTTP on 8080.
+ENV STUBD_TLS_DIR=/tls STUBD_TLS_PORT=8443
 # Numeric so that runAsNonRoot-style checks can verify it (10001 = stubd:stubd).
 USER 10001:10001
-EXPOSE 8080
+EXPOSE 8080 8443
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=5s --timeout=2s CMD ["/usr/local/bin/stubd", "probe", "http://127.0.0.1:8080/__stubd/health"]
 ENTRYPOINT ["/usr/local/bin/stubd"]

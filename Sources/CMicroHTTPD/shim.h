@@ -1,6 +1,7 @@
 #ifndef CMICROHTTPD_SHIM_H
 #define CMICROHTTPD_SHIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -49,6 +50,11 @@ static inline uint16_t CMHD_bound_port(struct MHD_Daemon *daemon) {
 static inline int CMHD_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
+}
+
+/* True when the connection speaks TLS (it has a GnuTLS session). */
+static inline bool CMHD_is_tls(struct MHD_Connection *connection) {
+    return MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION) != NULL;
 }
 
 #endif

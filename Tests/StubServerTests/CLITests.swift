@@ -180,6 +180,9 @@ final class RunningDaemon: @unchecked Sendable {
         port = Int(baseURL.split(separator: ":").last ?? "") ?? 0
     }
 
+    /// The first line stubd printed (where it serves).
+    var servingLine: String { firstLine }
+
     /// Standard error, read by `terminate`.
     private(set) var standardError = ""
 

@@ -9,6 +9,8 @@ package protocol RequestHead {
     var path: String { get }
     /// The raw body bytes (up to the server's body limit).
     var body: [UInt8] { get }
+    /// `http` or `https`.
+    var scheme: String { get }
     /// The first value of a header, compared case-insensitively.
     func header(_ name: String) -> String?
     /// The first value of a query parameter, percent-decoded.
@@ -32,7 +34,7 @@ extension RequestHead {
         if query.contains(where: { RequestControls.queryNames.contains($0.name) }) {
             query.removeAll { RequestControls.queryNames.contains($0.name) }
         }
-        return StubRequest(method: method, path: path, query: query, headers: allHeaders(), body: body)
+        return StubRequest(method: method, path: path, query: query, headers: allHeaders(), body: body, scheme: scheme)
     }
 }
 

@@ -10,15 +10,18 @@ public struct StubRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// The raw body bytes.
     public var body: [UInt8]
+    /// `http` or `https`: how the request arrived.
+    public var scheme: String
 
     /// Makes a request.
     public init(method: String, path: String, query: [(name: String, value: String)] = [],
-                headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+                headers: [(name: String, value: String)] = [], body: [UInt8] = [], scheme: String = "http") {
         self.method = RequestMethod.normalized(method)
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.scheme = scheme
     }
 
     /// The first value of a header, compared case-insensitively.

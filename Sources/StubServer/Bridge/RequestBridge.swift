@@ -116,6 +116,7 @@ final class RequestBridge: Sendable {
         guard let plan = context.plan else { return .close }
         if let fault = plan.fault {
             let variant = plan.variant
+            if fault == .truncate && context.secure { return truncateInsideTLS(connection, context, plan) }
             if let socket = connection.socket {
                 FaultInjector.inject(fault, socket: socket, status: variant?.status ?? 200, headers: variant?.headers ?? [],
                                      body: plan.renderedBody ?? variant?.body ?? [])
@@ -124,6 +125,20 @@ final class RequestBridge: Sendable {
             return .close
         }
         return send(connection, context, status: plan.status, response: response(for: plan, connection, context))
+    }
+
+    /// `truncate` on a TLS connection: bytes written to the socket would not be inside the TLS
+    /// stream, so libmicrohttpd sends the short response and closes the connection.
+    private func truncateInsideTLS(_ connection: MHDConnection, _ context: RequestContext, _ plan: ResponsePlan) -> Outcome {
+        let variant = plan.variant
+        let body = plan.renderedBody ?? variant?.body ?? []
+        let status = (variant?.status ?? 0) == 0 ? 200 : variant!.status
+        guard let response = MHDResponse(partial: PartialBody(FaultInjector.sentPart(of: body)), promising: FaultInjector.promisedLength(of: body),
+                                         headers: FaultInjector.truncatedHeaders(variant?.headers ?? [])) else { return .close }
+        let queued = connection.queue(status: status, response)
+        context.phase = .answered
+        complete(context, status: 0, fault: .truncate)
+        return queued ? .proceed : .close
     }
 
     private func response(for plan: ResponsePlan, _ connection: MHDConnection, _ context: RequestContext) -> MHDResponse? {

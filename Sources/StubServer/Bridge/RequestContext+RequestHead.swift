@@ -28,6 +28,8 @@ extension RequestContext: RequestHead {
         copy?.headers ?? connection?.headers() ?? []
     }
 
+    var scheme: String { secure ? "https" : "http" }
+
     var mayCarryControls: Bool {
         if let known = controlsSeen { return known }
         let seen = copy?.mayCarryControls ?? (controlHeaderSeen || connection?.hasControlQueryNames() == true)
@@ -38,6 +40,6 @@ extension RequestContext: RequestHead {
     /// Copies the whole request (control parameters included) for the lookups and the record.
     func takeCopy() {
         copy = StubRequest(method: method, path: path, query: connection?.queryParameters() ?? [],
-                           headers: connection?.headers() ?? [], body: body)
+                           headers: connection?.headers() ?? [], body: body, scheme: scheme)
     }
 }

@@ -27,6 +27,8 @@ final class RequestContext {
     let maxBody: Int
     /// The connection's entry in `ConnectionAdmission`, for its head deadline.
     let admitted: ConnectionAdmission.Connection?
+    /// True on a TLS connection.
+    let secure: Bool
     /// Set when the request is complete, before the bridge sees it.
     private(set) var connection: MHDConnection?
     private(set) var method = "GET"
@@ -46,8 +48,9 @@ final class RequestContext {
     /// only for deferred replies, so a plain request allocates no lock.
     var deferredReply: Locked<Reply?>?
 
-    init(startNs: UInt64, path: String, maxBody: Int, admitted: ConnectionAdmission.Connection?) {
+    init(startNs: UInt64, path: String, maxBody: Int, admitted: ConnectionAdmission.Connection?, secure: Bool = false) {
         self.startNs = startNs
+        self.secure = secure
         self.path = path
         self.maxBody = maxBody
         self.admitted = admitted

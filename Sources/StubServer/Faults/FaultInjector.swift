@@ -33,11 +33,21 @@ enum FaultInjector {
     /// The variant's head with a Content-Length larger than the body, and half the body.
     static func truncatedResponse(status: Int, headers: [HTTPHeader], body: [UInt8]) -> [UInt8] {
         let code = status == 0 ? 200 : status
-        let promised = max(body.count * 2, body.count + 100)
         var head = "HTTP/1.1 \(code) \(HTTPStatusText.reason(code))\r\n"
-        for h in headers where !["content-length", "connection"].contains(h.name.lowercased()) { head += "\(h.name): \(h.value)\r\n" }
-        head += "Content-Length: \(promised)\r\nConnection: close\r\n\r\n"
-        return Array(head.utf8) + body.prefix(max(1, body.count / 2))
+        for h in truncatedHeaders(headers) { head += "\(h.name): \(h.value)\r\n" }
+        head += "Content-Length: \(promisedLength(of: body))\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + sentPart(of: body)
+    }
+
+    /// The Content-Length a truncated response promises: more than it sends, by at least 100.
+    static func promisedLength(of body: [UInt8]) -> Int { max(body.count * 2, body.count + 100) }
+
+    /// The part of the body a truncated response sends: the first half (at least one byte).
+    static func sentPart(of body: [UInt8]) -> [UInt8] { Array(body.prefix(max(1, body.count / 2))) }
+
+    /// The variant's headers a truncated response keeps (the length and connection are its own).
+    static func truncatedHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        headers.filter { !["content-length", "connection"].contains($0.name.lowercased()) }
     }
 
     private static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {

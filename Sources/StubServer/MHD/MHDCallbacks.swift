@@ -17,7 +17,8 @@ func stubdRequestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<C
     if let admitted { bridge.admission.headStarted(admitted, now: now) }
     let path = uri.map { RequestContext.path(ofTarget: $0) } ?? "/"
     // Retained here, released in stubdRequestCompleted.
-    return Unmanaged.passRetained(RequestContext(startNs: now, path: path, maxBody: bridge.maxBody, admitted: admitted)).toOpaque()
+    let secure = connection.map { CMHD_is_tls($0) } ?? false
+    return Unmanaged.passRetained(RequestContext(startNs: now, path: path, maxBody: bridge.maxBody, admitted: admitted, secure: secure)).toOpaque()
 }
 
 /// MHD's access handler: called several times per request. The first call checks the head and
@@ -144,6 +145,21 @@ func stubdThrottleRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ bu
 func stubdThrottleFree(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     Unmanaged<ThrottledBody>.fromOpaque(cls).takeRetainedValue().responseFreed()
+}
+
+/// MHD's content reader for a truncated body: the bytes there are, then an error, on which MHD
+/// closes the connection short of the promised length.
+func stubdPartialRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+    guard let cls, let buffer else { return ContentReaderCode.endWithError }
+    let body = Unmanaged<PartialBody>.fromOpaque(cls).takeUnretainedValue()
+    let count = body.copy(from: Int(position), into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
+    return count > 0 ? count : ContentReaderCode.endWithError
+}
+
+/// MHD frees a truncated response: releases the body retained in `MHDResponse.init(partial:)`.
+func stubdPartialFree(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<PartialBody>.fromOpaque(cls).release()
 }
 
 /// MHD_CONTENT_READER_END_OF_STREAM and _END_WITH_ERROR: C macros with casts, which Swift does not import.

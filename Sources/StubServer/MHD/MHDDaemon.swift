@@ -1,14 +1,19 @@
 internal import CMicroHTTPD
 import StubCore
+import StubTLS
 
 /// Owns one running libmicrohttpd daemon: started over a bound socket, stopped once.
 final class MHDDaemon: @unchecked Sendable {
     // @unchecked: `pointer` is written only by `stop`, which `StubServer` calls under its own lock.
     private var pointer: OpaquePointer?
+    /// The key and certificate PEM handed to libmicrohttpd as C strings; freed with the daemon.
+    private let pemTexts: [UnsafeMutablePointer<CChar>]
 
-    /// Starts serving `socket` with epoll polling threads and suspend/resume. `bridge` is handed to
-    /// libmicrohttpd unretained: the caller keeps it alive until `stop` returns.
-    init(socket: ListenSocket, configuration: StubServerConfiguration, bridge: RequestBridge) throws(StubServerError) {
+    /// Starts serving `socket` with epoll polling threads and suspend/resume, over TLS with
+    /// `identity` when given. `bridge` is handed to libmicrohttpd unretained: the caller keeps it
+    /// alive until `stop` returns.
+    init(socket: ListenSocket, configuration: StubServerConfiguration, bridge: RequestBridge, identity: ServerIdentity? = nil) throws(StubServerError) {
+        pemTexts = identity.map { [$0.keyPEM, $0.certificatePEM].compactMap { strdup(String(decoding: $0, as: UTF8.self)) } } ?? []
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
         flags |= EventLoopChoice.usesEpoll(configuration.eventLoop) ? MHD_USE_EPOLL.rawValue : MHD_USE_POLL.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
@@ -21,6 +26,13 @@ final class MHDDaemon: @unchecked Sendable {
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
         ]
+        if identity != nil {
+            guard pemTexts.count == 2 else { throw .tlsFailed }
+            flags |= MHD_USE_TLS.rawValue
+            // libmicrohttpd hands both to GnuTLS, which copies them, while the daemon starts.
+            options.append(MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(pemTexts[0])))
+            options.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(pemTexts[1])))
+        }
         if configuration.pollingThreads > 1 {
             options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.pollingThreads, ptr_value: nil))
         }
@@ -30,7 +42,11 @@ final class MHDDaemon: @unchecked Sendable {
             CMHD_start_daemon(UInt32(flags), cls, stubdAcceptPolicy, stubdAccessHandler, stubdRequestCompleted, stubdRequestStarted,
                               stubdConnectionChanged, buffer.baseAddress)
         }
-        guard pointer != nil else { throw .daemonFailed }
+        guard pointer != nil else { throw identity == nil ? .daemonFailed : .tlsFailed }
+    }
+
+    deinit {
+        for text in pemTexts { free(text) }
     }
 
     /// Stops the daemon and closes the listening socket. Every suspended connection must have been

@@ -32,6 +32,19 @@ final class MHDResponse: @unchecked Sendable {
         add(headers)
     }
 
+    /// A response that promises `size` body bytes but has only `partial`: libmicrohttpd sends the
+    /// head and `partial`, then closes the connection (the `truncate` fault, through TLS too).
+    init?(partial: PartialBody, promising size: Int, headers: [HTTPHeader]) {
+        // Retained here, released by stubdPartialFree when MHD frees the response.
+        let cls = Unmanaged.passRetained(partial).toOpaque()
+        guard let made = MHD_create_response_from_callback(UInt64(size), 1024, stubdPartialRead, cls, stubdPartialFree) else {
+            Unmanaged<PartialBody>.fromOpaque(cls).release()
+            return nil
+        }
+        pointer = made
+        add(headers)
+    }
+
     deinit { MHD_destroy_response(pointer) }
 
     private func add(_ headers: [HTTPHeader]) {

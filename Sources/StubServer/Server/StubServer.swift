@@ -12,8 +12,11 @@ public final class StubServer: Sendable {
     public let stubsDirectory: URL
     /// The host bound.
     public let host: String
-    /// The port bound (the real one when 0 was asked for).
+    /// The port bound (the real one when 0 was asked for): plain HTTP's, or HTTPS's when serving
+    /// HTTPS only.
     public let port: Int
+    /// The HTTPS port when serving HTTPS (`configuration.tls`), else nil.
+    public let tlsPort: Int?
     /// The configuration the server started with.
     public let configuration: StubServerConfiguration
 
@@ -31,11 +34,18 @@ public final class StubServer: Sendable {
     public let listensOnIPv6Loopback: Bool
 
     /// `http://host:port` for building request URLs (`127.0.0.1` for `localhost`, which a client
-    /// might resolve either way).
+    /// might resolve either way); `https://` when serving HTTPS only.
     public var baseURL: URL {
+        url(scheme: configuration.tls?.only == true ? "https" : "http", port: port)
+    }
+
+    /// `https://host:tlsPort` when serving HTTPS, else nil.
+    public var tlsBaseURL: URL? { tlsPort.map { url(scheme: "https", port: $0) } }
+
+    private func url(scheme: String, port: Int) -> URL {
         let name = host == "localhost" ? "127.0.0.1" : host
         let h = name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name
-        return URL(string: "http://\(h):\(port)")!
+        return URL(string: "\(scheme)://\(h):\(port)")!
     }
 
     /// Loads `stubsAt` and starts serving on `host`:`port` (0 = a free port).
@@ -54,11 +64,20 @@ public final class StubServer: Sendable {
         case .success(let c): catalog = c
         case .failure(let f): throw StubServerError.invalidStubs(f)
         }
-        let sockets = try ListenSocket.openAll(host: configuration.host, port: configuration.port)
+        let plain = configuration.tls?.only == true ? [] : try ListenSocket.openAll(host: configuration.host, port: configuration.port)
+        let secure: [ListenSocket]
+        do {
+            secure = try configuration.tls.map { tls throws(StubServerError) in try ListenSocket.openAll(host: configuration.host, port: tls.port) } ?? []
+        } catch {
+            for socket in plain { close(socket.fd) }
+            throw error
+        }
+        let sockets = plain + secure
         stubsDirectory = directory
         host = configuration.host
         port = sockets[0].port
-        listensOnIPv6Loopback = configuration.host == "localhost" && sockets.count == 2
+        tlsPort = secure.first?.port
+        listensOnIPv6Loopback = configuration.host == "localhost" && (plain.isEmpty ? secure : plain).count == 2
         self.configuration = configuration
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads)
         self.store = store
@@ -93,7 +112,10 @@ public final class StubServer: Sendable {
                 ? try StubWatcher(directory: directory.path, forcePolling: configuration.watchMode == .poll, onChange: { _ = store.reloadNow() })
                 : nil
             watcher = started
-            for socket in sockets { running.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge)) }
+            for socket in plain { running.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge)) }
+            for socket in secure {
+                running.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge, identity: configuration.tls?.identity))
+            }
             daemons = Locked(running)
         } catch {
             for daemon in running { daemon.stop() }

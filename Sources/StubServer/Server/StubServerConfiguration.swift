@@ -1,4 +1,5 @@
 import StubCore
+import StubTLS
 
 /// Everything a `StubServer` can be told at start; the CLI fills it from flags and `STUBD_*` variables.
 public struct StubServerConfiguration: Sendable {
@@ -66,6 +67,26 @@ public struct StubServerConfiguration: Sendable {
         /// poll(2).
         case poll
     }
+    /// HTTPS on its own port beside plain HTTP (or alone); nil serves plain HTTP only.
+    public var tls: TLS?
+
+    /// How HTTPS is served.
+    public struct TLS: Sendable {
+        /// The certificate and key presented (see `ServerIdentity.load`).
+        public var identity: ServerIdentity
+        /// The HTTPS port on `host`; 0 picks a free one (read it back from `StubServer.tlsPort`).
+        public var port: Int
+        /// Serve HTTPS only: no plain HTTP listener.
+        public var only: Bool
+
+        /// HTTPS with `identity` on `port`, beside plain HTTP unless `only`.
+        public init(identity: ServerIdentity, port: Int = 0, only: Bool = false) {
+            self.identity = identity
+            self.port = port
+            self.only = only
+        }
+    }
+
     /// Print reload outcomes to standard error.
     public var announceReloads = false
 

@@ -12,6 +12,8 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
     case system(call: String, errno: Int32)
     /// libmicrohttpd refused to start.
     case daemonFailed
+    /// libmicrohttpd refused to start with the TLS key material.
+    case tlsFailed
 
     /// The error for a failed system call; `address` names what was being bound, if anything.
     init(_ error: SystemCallError, address: String? = nil) {
@@ -26,6 +28,7 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
         case .invalidAddress(let why): return why
         case .system(let call, let code): return "\(call) failed: \(String(cString: strerror(code)))"
         case .daemonFailed: return "libmicrohttpd could not start the daemon"
+        case .tlsFailed: return "libmicrohttpd could not start HTTPS with the certificate and key given"
         }
     }
 }

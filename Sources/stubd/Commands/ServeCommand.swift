@@ -44,6 +44,7 @@ enum ServeCommand {
       --no-watch              Do not reload when stub files change
       --watch MODE            How changes are noticed: native (inotify on Linux) or poll
       --event-loop LOOP       How sockets are awaited: native (epoll on Linux) or poll
+    \(tlsUsage)
       -h, --help              Show this help
     """
 
@@ -52,6 +53,8 @@ enum ServeCommand {
         var configuration = StubServerConfiguration()
         /// `--max-connections`; applied after the file limit is raised.
         var maxConnections: Int?
+        /// HTTPS, when asked for; the key material is read when serving starts.
+        var tls: TLSOptions?
     }
 
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Options {
@@ -62,6 +65,7 @@ enum ServeCommand {
         options.configuration.watch = true
         options.configuration.announceReloads = true
         try applyEnvironment(environment, to: &options)
+        try applyTLSEnvironment(environment, to: &options)
         var scanner = ArgumentScanner(arguments)
         while let option = scanner.nextOption() {
             switch option {
@@ -99,7 +103,8 @@ enum ServeCommand {
                 let text = try scanner.value(for: option)
                 guard let loop = StubServerConfiguration.EventLoop(rawValue: text) else { throw UsageError(message: "--event-loop expects native or poll, got \"\(text)\"") }
                 options.configuration.eventLoop = loop
-            default: throw ArgumentScanner.unknown(option)
+            default:
+                guard try parseTLSOption(option, &scanner, into: &options) else { throw ArgumentScanner.unknown(option) }
             }
         }
         if let extra = scanner.positionals.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
@@ -133,6 +138,12 @@ enum ServeCommand {
         if let asked = options.maxConnections, asked > fileLimit {
             StubdCommand.printError("stubd: warning: --max-connections \(asked) is above what the open-file limit allows; using \(fileLimit)")
         }
+        if let tls = options.tls {
+            do { configuration.tls = try tlsConfiguration(tls) } catch {
+                StubdCommand.printError("stubd: cannot serve HTTPS: \(error)")
+                return 1
+            }
+        }
         MemoryPolicy.returnLargeBuffers()
         let server: StubServer
         do {
@@ -155,7 +166,9 @@ enum ServeCommand {
         for warning in server.catalog.warnings { StubdCommand.printError("stubd: warning: \(warning)") }
         let routes = server.catalog.routes.count
         // The first URL stays first and plain: scripts and container checks read it.
-        let also = server.listensOnIPv6Loopback ? " and http://[::1]:\(server.port)" : ""
+        let scheme = configuration.tls?.only == true ? "https" : "http"
+        var also = server.listensOnIPv6Loopback ? " and \(scheme)://[::1]:\(server.port)" : ""
+        if let secure = server.tlsBaseURL, configuration.tls?.only != true { also += "; HTTPS on \(secure.absoluteString)" }
         StandardStreams.write("stubd \(StubdVersion.current) serving \(options.stubs) (\(routes) routes) on \(server.baseURL.absoluteString)\(also)\n", to: STDOUT_FILENO)
         var received: Int32 = 0
         // sigwait returns its error instead of setting errno; with a valid set it does not fail.
