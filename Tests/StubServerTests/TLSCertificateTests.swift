@@ -7,7 +7,7 @@ import Testing
 @Suite struct TLSCertificateTests {
     @Test func serverCertificateMeetsApplesRules() async throws {
         let fixture = try TLSFixture(hosts: ["api.test", "10.0.0.5"])
-        let info = try await Subprocess.run("/usr/bin/certtool", ["-i", "--infile", fixture.directory.serverCertificate])
+        let info = try await certtool(["-i", "--infile", fixture.directory.serverCertificate])
         #expect(info.exitCode == 0, "\(info.stderr)")
         let text = info.stdout
         for line in ["DNSname: localhost", "IPAddress: 127.0.0.1", "IPAddress: ::1", "DNSname: api.test", "IPAddress: 10.0.0.5",
@@ -24,14 +24,14 @@ import Testing
             """, fixture.directory.serverCertificate)
         let days = try #require(Double(span.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(days > 390 && days <= 398, "\(days) days")
-        let verify = try await Subprocess.run("/usr/bin/certtool", ["--verify", "--load-ca-certificate", fixture.directory.authorityCertificate,
+        let verify = try await certtool(["--verify", "--load-ca-certificate", fixture.directory.authorityCertificate,
                                                                     "--infile", fixture.directory.serverCertificate])
         #expect(verify.exitCode == 0, "\(verify.stdout)")
     }
 
     @Test func authorityIsACAAndKeysAreReadableByTheUserOnly() async throws {
         let fixture = try TLSFixture()
-        let info = try await Subprocess.run("/usr/bin/certtool", ["-i", "--infile", fixture.directory.authorityCertificate])
+        let info = try await certtool(["-i", "--infile", fixture.directory.authorityCertificate])
         #expect(info.stdout.contains("Certificate Authority (CA): TRUE"))
         #expect(info.stdout.contains("Certificate signing."))
         for key in [fixture.directory.authorityKey, fixture.directory.serverKey] {
@@ -50,7 +50,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.directory.authorityCertificate)) == authority)
         #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.directory.serverCertificate)) != server)
         #expect(again.names.contains("renewed.test"))
-        let verify = try await Subprocess.run("/usr/bin/certtool", ["--verify", "--load-ca-certificate", fixture.directory.authorityCertificate,
+        let verify = try await certtool(["--verify", "--load-ca-certificate", fixture.directory.authorityCertificate,
                                                                     "--infile", fixture.directory.serverCertificate])
         #expect(verify.exitCode == 0)
     }
@@ -104,6 +104,17 @@ import Testing
         }
         Issue.record("expected a TLSError")
         return TLSError("none")
+    }
+
+    /// GnuTLS's certtool: `certtool` on Linux; Homebrew installs it as `gnutls-certtool` beside
+    /// Apple's own, unrelated `certtool`.
+    private func certtool(_ arguments: [String]) async throws -> Curl.Result {
+        #if os(Linux)
+        let name = "certtool"
+        #else
+        let name = "gnutls-certtool"
+        #endif
+        return try await Subprocess.run("/usr/bin/env", [name] + arguments)
     }
 
     private func python(_ script: String, _ arguments: String...) async throws -> String {

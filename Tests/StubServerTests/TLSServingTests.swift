@@ -106,7 +106,7 @@ import Testing
         }
     }
 
-    @Test func delaysAndHangsHoldOverTLS() async throws {
+    @Test func delaysHangsAndThrottlesWorkOverTLS() async throws {
         let tls = try TLSFixture()
         try await withServer(configure: { try! tls.configure(&$0); $0.hangCapMs = 400 }) { server in
             let ca = tls.directory.authorityCertificate
@@ -116,6 +116,12 @@ import Testing
             #expect(delayed.stdout == "200" && monotonicMs() - start >= 300)
             let hung = try await Curl.run(["-s", "-o", "/dev/null", "-m", "0.3", "--cacert", ca, server.tlsURL("/api/v1/users?__fault=hang").absoluteString])
             #expect(hung.exitCode == 28)
+            // A throttled body through TLS: the same bytes, paced (the body is over 600 bytes).
+            let paced = monotonicMs()
+            let throttled = try await Curl.run(["-s", "--cacert", ca, "-H", "X-Stub-Throttle: 2000", server.tlsURL("/api/v1/users").absoluteString])
+            let plain = try await Curl.run(["-s", server.url("/api/v1/users").absoluteString])
+            #expect(throttled.stdout == plain.stdout && throttled.stdout.utf8.count > 600)
+            #expect(monotonicMs() - paced >= 250)
         }
     }
 }

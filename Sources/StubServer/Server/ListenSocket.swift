@@ -29,6 +29,19 @@ struct ListenSocket {
         throw .addressInUse(host: host, port: port)
     }
 
+    /// The plain HTTP sockets (none with `tls.only`) and the HTTPS ones (none without `tls`),
+    /// all on `configuration.host`. On failure none stays open.
+    static func openListeners(_ configuration: StubServerConfiguration) throws(StubServerError) -> (plain: [ListenSocket], secure: [ListenSocket]) {
+        let plain = configuration.tls?.only == true ? [] : try openAll(host: configuration.host, port: configuration.port)
+        guard let tls = configuration.tls else { return (plain, []) }
+        do {
+            return (plain, try openAll(host: configuration.host, port: tls.port))
+        } catch {
+            for socket in plain { close(socket.fd) }
+            throw error
+        }
+    }
+
     static func open(host: String, port: Int, backlog: Int32 = 4096) throws(StubServerError) -> ListenSocket {
         guard (0...65535).contains(port) else { throw .invalidAddress("port \(port) is out of range 0-65535") }
         let name = host == "localhost" ? "127.0.0.1" : host

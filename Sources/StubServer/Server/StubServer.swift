@@ -64,14 +64,7 @@ public final class StubServer: Sendable {
         case .success(let c): catalog = c
         case .failure(let f): throw StubServerError.invalidStubs(f)
         }
-        let plain = configuration.tls?.only == true ? [] : try ListenSocket.openAll(host: configuration.host, port: configuration.port)
-        let secure: [ListenSocket]
-        do {
-            secure = try configuration.tls.map { tls throws(StubServerError) in try ListenSocket.openAll(host: configuration.host, port: tls.port) } ?? []
-        } catch {
-            for socket in plain { close(socket.fd) }
-            throw error
-        }
+        let (plain, secure) = try ListenSocket.openListeners(configuration)
         let sockets = plain + secure
         stubsDirectory = directory
         host = configuration.host
