@@ -65,7 +65,7 @@ extension AdminAPI {
             ("id", .number(Double(entry.id))),
             ("time", .string(ISO8601.format(r.receivedAt))),
             ("method", .string(r.request.method)),
-            ("scheme", .string(r.request.scheme)),
+            ("scheme", .string(r.request.scheme.rawValue)),
             ("path", .string(r.request.path)),
             ("query", queryJSON(r.request.query)),
             ("pathParameters", .object(r.pathParameters.map { ($0.name, .string($0.value)) })),

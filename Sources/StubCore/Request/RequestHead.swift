@@ -9,8 +9,8 @@ package protocol RequestHead {
     var path: String { get }
     /// The raw body bytes (up to the server's body limit).
     var body: [UInt8] { get }
-    /// `http` or `https`.
-    var scheme: String { get }
+    /// Plain HTTP or HTTPS.
+    var scheme: RequestScheme { get }
     /// The first value of a header, compared case-insensitively.
     func header(_ name: String) -> String?
     /// The first value of a query parameter, percent-decoded.

@@ -28,7 +28,7 @@ struct SessionScopedRequest: RequestHead {
 
     var method: String { base.method }
     var body: [UInt8] { base.body }
-    var scheme: String { base.scheme }
+    var scheme: RequestScheme { base.scheme }
     func header(_ name: String) -> String? { base.header(name) }
     func queryValue(_ name: String) -> String? { base.queryValue(name) }
     func queryValues(_ name: String) -> [String] { base.queryValues(name) }

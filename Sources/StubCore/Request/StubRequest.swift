@@ -10,12 +10,12 @@ public struct StubRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// The raw body bytes.
     public var body: [UInt8]
-    /// `http` or `https`: how the request arrived.
-    public var scheme: String
+    /// How the request arrived.
+    public var scheme: RequestScheme
 
     /// Makes a request.
     public init(method: String, path: String, query: [(name: String, value: String)] = [],
-                headers: [(name: String, value: String)] = [], body: [UInt8] = [], scheme: String = "http") {
+                headers: [(name: String, value: String)] = [], body: [UInt8] = [], scheme: RequestScheme = .http) {
         self.method = RequestMethod.normalized(method)
         self.path = path
         self.query = query
@@ -38,4 +38,13 @@ public struct StubRequest: Sendable {
     public var bodyFields: [String: String] {
         BodyFields.parse(body, contentType: header("Content-Type"))
     }
+}
+
+/// Plain HTTP or HTTPS. An enum, not a string: a request record is copied on every request, and a
+/// string field would cost a retain and a release on each copy.
+public enum RequestScheme: String, Sendable {
+    /// Plain HTTP.
+    case http
+    /// HTTP over TLS (`serve --tls`).
+    case https
 }

@@ -19,7 +19,7 @@ enum AccessLogLine {
             ]
             if let fault = r.fault { members.append(("fault", .string(fault.rawValue))) }
             if r.delayMs > 0 { members.append(("delayMs", .number(Double(r.delayMs)))) }
-            if r.request.scheme != "http" { members.append(("scheme", .string(r.request.scheme))) }
+            if r.request.scheme == .https { members.append(("scheme", .string(r.request.scheme.rawValue))) }
             return JSONValue.object(members).serialized() + "\n"
         case .off:
             return nil
