@@ -18,6 +18,6 @@ enum IPAddressText {
         var text = [CChar](repeating: 0, count: 64)
         let family = bytes.count == 4 ? AF_INET : AF_INET6
         let ok = bytes.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) } != nil
-        return ok ? String(cString: text) : nil
+        return ok ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 }

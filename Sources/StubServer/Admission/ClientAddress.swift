@@ -46,7 +46,7 @@ struct ClientAddress: Hashable, CustomStringConvertible {
         if isIPv4 { return raw[12..<16].map(String.init).joined(separator: ".") }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         raw.withUnsafeBytes { _ = inet_ntop(AF_INET6, $0.baseAddress, &text, socklen_t(text.count)) }
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The address of a host string (an IP literal), for deciding whether a bind address is loopback.
