@@ -27,12 +27,14 @@ let package = Package(
         .systemLibrary(name: "CSystem"),
         .target(name: "StubCore"),
         .target(name: "StubTLS", dependencies: ["StubCore", "CGnuTLS"]),
-        .target(name: "StubServer", dependencies: ["StubCore", "StubTLS", "CMicroHTTPD"]),
+        .target(name: "StubCapture", dependencies: ["StubCore"]),
+        .target(name: "StubProxy", dependencies: ["StubCore", "StubCapture"]),
+        .target(name: "StubServer", dependencies: ["StubCore", "StubTLS", "StubProxy", "CMicroHTTPD"]),
         .target(name: "StubTesting"),
         .target(name: "StubdClient"),
-        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "CSystem"]),
+        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubTesting"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubTesting", "StubdClient"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubTesting", "StubdClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

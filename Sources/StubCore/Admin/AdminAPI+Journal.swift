@@ -80,6 +80,7 @@ extension AdminAPI {
             ("delayMs", .number(Double(r.delayMs))),
             ("elapsedMs", .number((r.elapsedMs * 1000).rounded() / 1000)),
             ("fault", r.fault.map { .string($0.rawValue) } ?? .null),
+            ("proxied", .bool(r.proxied)),
             ("session", r.session.map { .string($0) } ?? .null),
         ])
     }

@@ -29,6 +29,8 @@ public struct RequestRecord: Sendable {
     public var delayMs: Int
     /// The fault served, if any.
     public var fault: Fault?
+    /// True when the response came from the upstream (`--proxy-unmatched`).
+    public var proxied = false
     /// Time from the request's arrival to the response being queued (or the fault).
     public var elapsedMs: Double
     /// The body size received (the journal keeps the first `Limits.journalBodyBytes`).

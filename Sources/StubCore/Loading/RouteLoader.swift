@@ -161,14 +161,14 @@ struct RouteLoader {
 }
 
 /// A body file's bytes and the Content-Type its extension implies.
-struct BodyFile {
+package struct BodyFile {
     let relative: String
     let bytes: [UInt8]
     let contentType: String
     /// Why the file is not valid JSON, for a `.json` file that is not.
     var jsonError: StubProblem?
 
-    static let contentTypes: [String: String] = [
+    package static let contentTypes: [String: String] = [
         "json": "application/json; charset=utf-8", "txt": "text/plain; charset=utf-8",
         "html": "text/html; charset=utf-8", "xml": "application/xml; charset=utf-8",
         "csv": "text/csv; charset=utf-8", "bin": "application/octet-stream",
@@ -176,14 +176,14 @@ struct BodyFile {
     ]
 
     /// The HTTP status a variant name starts with (`404-missing` → 404).
-    static func leadingStatus(_ name: String) -> Int? {
+    package static func leadingStatus(_ name: String) -> Int? {
         let digits = name.prefix { $0.isASCII && $0.isNumber }
         guard digits.count == 3, let status = Int(digits), (100...599).contains(status) else { return nil }
         let rest = name.dropFirst(3)
         return rest.isEmpty || rest.hasPrefix("-") ? status : nil
     }
 
-    static func isVariantName(_ name: String) -> Bool {
+    package static func isVariantName(_ name: String) -> Bool {
         !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
     }
 }

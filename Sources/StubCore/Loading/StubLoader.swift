@@ -7,7 +7,7 @@ import Foundation
 /// Loads and validates a stub directory into a `StubCatalog`, reporting every problem at once.
 public enum StubLoader {
     /// Loads `directory`; on any problem returns all of them and no catalog.
-    public static func load(directory: String) -> Result<StubCatalog, StubLoadFailure> {
+    public static func load(directory: String, allowEmpty: Bool = false) -> Result<StubCatalog, StubLoadFailure> {
         let log = ProblemLog()
         let root = URL(fileURLWithPath: directory).standardizedFileURL.path
         let kind = FileKind.of(root)
@@ -34,7 +34,7 @@ public enum StubLoader {
         }
         let routes = RouteJob.run(jobs, root: root, log: log)
         reportDuplicates(routes, log: log)
-        if routes.isEmpty && log.problems.isEmpty {
+        if routes.isEmpty && log.problems.isEmpty && !allowEmpty {
             log.addFile(".", "no routes found; add a folder with a route.json (see docs/stub-format.md)")
         }
         guard log.problems.isEmpty else { return .failure(StubLoadFailure(problems: log.problems)) }

@@ -53,6 +53,10 @@ package struct ResponsePlan: Sendable {
     package var scopedPath: String?
     /// False for admin calls, which the journal leaves out.
     package var journaled = true
+    /// No route matched (a 404 or 405): a proxy may answer instead.
+    package var unmatched = false
+    /// The reply comes from the upstream (`--proxy-unmatched`).
+    package var proxied = false
 
     /// Makes a plan that sends `response`.
     package init(response: Response, status: Int) {

@@ -27,11 +27,15 @@ package struct ResponsePlanner: Sendable {
         }
         switch catalog.matcher.route(method: request.method, path: request.path) {
         case .notFound:
-            return .reply(notFound(request, catalog: catalog))
+            var plan = ResponsePlan.reply(notFound(request, catalog: catalog))
+            plan.unmatched = true
+            return plan
         case .methodNotAllowed(let allowed):
-            return .reply(.error(405, "method not allowed", [
+            var plan = ResponsePlan.reply(.error(405, "method not allowed", [
                 ("method", .string(request.method)), ("path", .string(request.path)), ("allowed", .array(allowed.map { .string($0) })),
             ], headers: [HTTPHeader("Allow", allowed.joined(separator: ", "))]))
+            plan.unmatched = true
+            return plan
         case .route(let routeIndex):
             let route = catalog.routes[routeIndex]
             let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil)

@@ -7,13 +7,17 @@ package final class StubResponder: Sendable {
     let admin: AdminAPI?
     let planner: ResponsePlanner
     let logger: (any RequestLogger)?
+    /// Answers requests no route matches (`--proxy-unmatched`); nil answers them with 404 or 405.
+    let unmatched: (any UnmatchedRequestHandler)?
 
     /// A responder; `admin` nil turns the admin API off, `logger` nil the access log.
-    package init(control: StubControl, admin: AdminAPI?, baseDelayMs: Int = 0, logger: (any RequestLogger)? = nil) {
+    package init(control: StubControl, admin: AdminAPI?, baseDelayMs: Int = 0, logger: (any RequestLogger)? = nil,
+                 unmatched: (any UnmatchedRequestHandler)? = nil) {
         self.control = control
         self.admin = admin
         self.planner = ResponsePlanner(baseDelayMs: max(0, min(baseDelayMs, Limits.maxDurationMs)))
         self.logger = logger
+        self.unmatched = unmatched
     }
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
@@ -43,6 +47,12 @@ package final class StubResponder: Sendable {
             plan.journaled = false
         } else {
             plan = planner.plan(head, catalog: catalog, overrides: control, session: session)
+            if plan.unmatched, let unmatched {
+                // The whole request goes upstream, on a background thread: the answer may take long.
+                let call = head.snapshot()
+                plan.response = .deferred(DeferredReply { unmatched.reply(to: call) })
+                plan.proxied = true
+            }
         }
         plan.session = session
         plan.scopedPath = scopedPath
@@ -82,6 +92,7 @@ package final class StubResponder: Sendable {
         var record = RequestRecord(request: snapshot, session: plan.session, routeID: plan.routeID, variant: plan.variantName,
                                    status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes)
         record.route = plan.route
+        record.proxied = plan.proxied
         logger?.log(record)
         if journals { control.record(record) }
     }

@@ -1,7 +1,7 @@
 /// Top-level fields of a request body for `when` conditions and templates: a JSON object's members
 /// (scalars as their text, the rest as JSON) or form-encoded pairs, the first of each name.
-enum BodyFields {
-    static func parse(_ body: [UInt8], contentType: String?) -> [String: String] {
+package enum BodyFields {
+    package static func parse(_ body: [UInt8], contentType: String?) -> [String: String] {
         guard !body.isEmpty else { return [:] }
         let type = contentType?.lowercased() ?? ""
         let looksLikeJSON = type.contains("json") || (!type.contains("form") && body.first == UInt8(ascii: "{"))

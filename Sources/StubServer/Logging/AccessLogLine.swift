@@ -9,7 +9,7 @@ enum AccessLogLine {
         switch format {
         case .text:
             let outcome = r.fault.map { "fault:\($0.rawValue)" } ?? String(r.status)
-            let target = r.routeID.map { "\($0) [\(r.variant ?? "-")]" } ?? "-"
+            let target = r.proxied ? "proxied" : r.routeID.map { "\($0) [\(r.variant ?? "-")]" } ?? "-"
             return "\(r.request.method) \(r.request.path)\(query) \(outcome) \(target) \(ms) ms\n"
         case .json:
             var members: [(key: String, value: JSONValue)] = [
@@ -18,6 +18,7 @@ enum AccessLogLine {
                 ("status", .number(Double(r.status))), ("ms", .number(ms)),
             ]
             if let fault = r.fault { members.append(("fault", .string(fault.rawValue))) }
+            if r.proxied { members.append(("proxied", .bool(true))) }
             if r.delayMs > 0 { members.append(("delayMs", .number(Double(r.delayMs)))) }
             if r.request.scheme == .https { members.append(("scheme", .string(r.request.scheme.rawValue))) }
             return JSONValue.object(members).serialized() + "\n"

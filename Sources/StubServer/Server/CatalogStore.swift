@@ -15,7 +15,11 @@ final class CatalogStore: AdminHost, Sendable {
     /// Prints reload outcomes to standard error (the daemon); quiet in-process by default.
     let announceReloads: Bool
 
-    init(directory: URL, catalog: StubCatalog, announceReloads: Bool) {
+    /// True when a folder with no routes loads (a proxy answers everything).
+    let allowEmpty: Bool
+
+    init(directory: URL, catalog: StubCatalog, announceReloads: Bool, allowEmpty: Bool = false) {
+        self.allowEmpty = allowEmpty
         self.directory = directory
         self.prepared = Locked(PreparedCatalog(catalog))
         self.report = Locked(HealthReport(loadedAt: catalog.loadedAt))
@@ -31,7 +35,7 @@ final class CatalogStore: AdminHost, Sendable {
 
     func reloadNow() -> Result<StubCatalog, StubLoadFailure> {
         reloadLock.withLock {
-            let result = StubLoader.load(directory: directory.path)
+            let result = StubLoader.load(directory: directory.path, allowEmpty: allowEmpty)
             switch result {
             case .success(let catalog):
                 let next = PreparedCatalog(catalog)

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubProxy
 
 /// A stub HTTP server over libmicrohttpd serving one stub directory. Start it in-process from a
 /// test on port 0 and read `port` / `baseURL`, or from the `stubd` command line.
@@ -29,6 +30,9 @@ public final class StubServer: Sendable {
     private let watcher: StubWatcher?
     private let log: AccessLog?
     private let sweeper: HeadDeadlineSweeper
+
+    /// Writes proxied exchanges as stubs (`recordProxiedInto`), if set.
+    package let recorder: ProxyRecorder?
 
     /// True when `localhost` is served on ::1 as well as 127.0.0.1 (false where IPv6 is missing).
     public let listensOnIPv6Loopback: Bool
@@ -60,7 +64,8 @@ public final class StubServer: Sendable {
     /// problem in the stub directory, or the bind error.
     public init(stubsAt directory: URL, configuration: StubServerConfiguration) throws {
         let catalog: StubCatalog
-        switch StubLoader.load(directory: directory.path) {
+        // With a proxy behind it an empty folder is fine: everything goes upstream.
+        switch StubLoader.load(directory: directory.path, allowEmpty: configuration.proxyUnmatched != nil) {
         case .success(let c): catalog = c
         case .failure(let f): throw StubServerError.invalidStubs(f)
         }
@@ -72,10 +77,14 @@ public final class StubServer: Sendable {
         tlsPort = secure.first?.port
         listensOnIPv6Loopback = configuration.host == "localhost" && (plain.isEmpty ? secure : plain).count == 2
         self.configuration = configuration
-        let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads)
+        let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads,
+                                 allowEmpty: configuration.proxyUnmatched != nil)
         self.store = store
         control = StubControl(journalSize: configuration.journalSize, sessionIdleSeconds: configuration.sessionIdleSeconds,
                               maxSessions: configuration.maxSessions)
+        let madeRecorder = configuration.recordProxiedInto.map { ProxyRecorder(root: $0.path, log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) }) }
+        recorder = madeRecorder
+        let forwarder = configuration.proxyUnmatched.map { UpstreamForwarder(upstream: $0, timeout: configuration.proxyTimeoutSeconds, recorder: madeRecorder) }
         // Each part that starts a thread is stopped again if a later part fails to start.
         var madeLog: AccessLog?
         var madeBridge: RequestBridge?
@@ -83,7 +92,8 @@ public final class StubServer: Sendable {
             madeLog = configuration.log == .off ? nil : try AccessLog(format: configuration.log)
             let admin = configuration.adminEnabled
                 ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current) : nil
-            let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog)
+            let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog,
+                                          unmatched: forwarder)
             let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { _ = shutdown($0, Int32(SHUT_RDWR)) },
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
             madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, hangCapMs: configuration.hangCapMs,

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import StubCore
 import StubTLS
 
@@ -67,6 +72,15 @@ public struct StubServerConfiguration: Sendable {
         /// poll(2).
         case poll
     }
+    /// Where requests that match no stub go instead of getting 404 or 405 (`--proxy-unmatched`):
+    /// the upstream's answer is passed back unchanged, and the journal marks them `proxied`.
+    public var proxyUnmatched: URL?
+    /// Seconds to wait for the upstream before answering 502.
+    public var proxyTimeoutSeconds: Double = 30
+    /// Where proxied exchanges are written as stubs, if anywhere (`--record-unmatched` writes into
+    /// the stub directory being served, so live reload serves them next time).
+    public var recordProxiedInto: URL?
+
     /// HTTPS on its own port beside plain HTTP (or alone); nil serves plain HTTP only.
     public var tls: TLS?
 

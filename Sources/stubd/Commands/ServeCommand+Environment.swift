@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import StubServer
 
 /// The `STUBD_*` variables `stubd serve` reads; flags given after them override them.
@@ -9,6 +14,9 @@ extension ServeCommand {
             options.configuration.journalSize = n
         }
         options.stubs = environment["STUBD_STUBS"] ?? options.stubs
+        if let upstream = environment["STUBD_PROXY_UNMATCHED"], !upstream.isEmpty {
+            options.configuration.proxyUnmatched = try upstreamURL(upstream, flag: "STUBD_PROXY_UNMATCHED")
+        }
         options.configuration.host = environment["STUBD_HOST"] ?? options.configuration.host
         if let port = environment["STUBD_PORT"] {
             guard let p = Int(port), (0...65535).contains(p) else { throw UsageError(message: "STUBD_PORT must be a port number, got \"\(port)\"") }
@@ -38,5 +46,13 @@ extension ServeCommand {
             guard let n = Int(count), n >= 1 else { throw UsageError(message: "STUBD_MAX_SESSIONS must be a whole number of 1 or more, got \"\(count)\"") }
             options.configuration.maxSessions = n
         }
+    }
+
+    /// An upstream for `--proxy-unmatched` or `record --upstream`: an absolute http(s) URL.
+    static func upstreamURL(_ text: String, flag: String) throws(UsageError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+            throw UsageError(message: "\(flag) expects an http:// or https:// URL, got \"\(text)\"")
+        }
+        return url
     }
 }

@@ -44,6 +44,9 @@ enum ServeCommand {
       --no-watch              Do not reload when stub files change
       --watch MODE            How changes are noticed: native (inotify on Linux) or poll
       --event-loop LOOP       How sockets are awaited: native (epoll on Linux) or poll
+      --proxy-unmatched URL   Forward requests no stub matches to URL (502 when it fails);
+                              the journal marks them "proxied" (env STUBD_PROXY_UNMATCHED)
+      --record-unmatched      Also write proxied exchanges into the stub directory as stubs
     \(tlsUsage)
       -h, --help              Show this help
     """
@@ -55,6 +58,8 @@ enum ServeCommand {
         var maxConnections: Int?
         /// HTTPS, when asked for; the key material is read when serving starts.
         var tls: TLSOptions?
+        /// `--record-unmatched`: proxied exchanges are written into the stub directory.
+        var recordUnmatched = false
     }
 
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Options {
@@ -103,11 +108,17 @@ enum ServeCommand {
                 let text = try scanner.value(for: option)
                 guard let loop = StubServerConfiguration.EventLoop(rawValue: text) else { throw UsageError(message: "--event-loop expects native or poll, got \"\(text)\"") }
                 options.configuration.eventLoop = loop
+            case "--proxy-unmatched": options.configuration.proxyUnmatched = try upstreamURL(try scanner.value(for: option), flag: option)
+            case "--record-unmatched": options.recordUnmatched = true
             default:
                 guard try parseTLSOption(option, &scanner, into: &options) else { throw ArgumentScanner.unknown(option) }
             }
         }
         if let extra = scanner.positionals.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
+        if options.recordUnmatched {
+            guard options.configuration.proxyUnmatched != nil else { throw UsageError(message: "--record-unmatched needs --proxy-unmatched URL") }
+            options.configuration.recordProxiedInto = URL(fileURLWithPath: options.stubs)
+        }
         return options
     }
 
@@ -118,19 +129,11 @@ enum ServeCommand {
             StubdCommand.fail(error.message, usage: usage)
             return 2
         }
-        // Block the stop signals before any server thread exists, so every thread inherits the
-        // mask and sigwait below is the only place they arrive.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        do {
-            try SystemCall.pthread("pthread_sigmask") { pthread_sigmask(SIG_BLOCK, &signals, nil) }
-        } catch {
+        var signals: StopSignals
+        do { signals = try StopSignals() } catch {
             StubdCommand.printError("stubd: \(error)")
             return 1
         }
-        signal(SIGPIPE, SIG_IGN)
         StubServerConfiguration.raiseFileLimit()
         var configuration = options.configuration
         let fileLimit = StubServerConfiguration.defaultConnectionLimit()
@@ -170,11 +173,9 @@ enum ServeCommand {
         var also = server.listensOnIPv6Loopback ? " and \(scheme)://[::1]:\(server.port)" : ""
         if let secure = server.tlsBaseURL, configuration.tls?.only != true { also += "; HTTPS on \(secure.absoluteString)" }
         StandardStreams.write("stubd \(StubdVersion.current) serving \(options.stubs) (\(routes) routes) on \(server.baseURL.absoluteString)\(also)\n", to: STDOUT_FILENO)
-        var received: Int32 = 0
-        // sigwait returns its error instead of setting errno; with a valid set it does not fail.
-        while (try? SystemCall.pthread("sigwait", { sigwait(&signals, &received) })) == nil {}
+        let received = signals.wait()
         server.stop()
-        StubdCommand.printError("stubd: stopped (\(received == SIGINT ? "SIGINT" : "SIGTERM"))")
+        StubdCommand.printError("stubd: stopped (\(received))")
         return 0
     }
 }

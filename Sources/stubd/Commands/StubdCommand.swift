@@ -11,6 +11,8 @@ enum StubdCommand {
            stubd routes [DIR]
            stubd probe URL
            stubd tls init [--dir DIR] [--host NAME ...]
+           stubd import-har FILE.har --stubs DIR
+           stubd record --upstream URL --stubs DIR
 
     COMMANDS:
       serve                   Serve a stub directory (default)
@@ -18,6 +20,8 @@ enum StubdCommand {
       routes                  Print the routes of a stub directory as a table
       probe                   GET a URL and exit 0 on a 2xx answer (container health checks)
       tls init                Make a local certificate authority and a server certificate for HTTPS
+      import-har              Turn a HAR capture into stubs (secrets redacted)
+      record                  Proxy to a real API and write what passes through as stubs
 
     OPTIONS:
       --version               Print the version
@@ -36,6 +40,8 @@ enum StubdCommand {
         case "routes": return RoutesCommand.run(rest)
         case "probe": return ProbeCommand.run(rest)
         case "tls": return TLSCommand.run(rest)
+        case "import-har": return ImportHARCommand.run(rest)
+        case "record": return RecordCommand.run(rest)
         default:
             fail("unknown command \"\(command)\"", usage: usage)
             return 2

@@ -1,0 +1,56 @@
+import Foundation
+import StubCore
+
+/// How a captured body is written: which extension, and whether the captured Content-Type must
+/// be kept as a header because the extension would imply another.
+enum BodyKind {
+    case json
+    case text(ext: String)
+    case binary(ext: String)
+
+    /// The kind for `media` (lower-case, no parameters) and the body.
+    static func of(media: String, body: [UInt8]) -> BodyKind {
+        if media.contains("json") || (media.isEmpty && (try? JSONParser.parse(body)) != nil) {
+            return (try? JSONParser.parse(body)) != nil ? .json : .text(ext: "txt")
+        }
+        switch media {
+        case "text/plain": return .text(ext: "txt")
+        case "text/html": return .text(ext: "html")
+        case "application/xml", "text/xml": return .text(ext: "xml")
+        case "text/csv": return .text(ext: "csv")
+        case "image/png": return .binary(ext: "png")
+        case "image/jpeg": return .binary(ext: "jpg")
+        case "image/gif": return .binary(ext: "gif")
+        case "application/pdf": return .binary(ext: "pdf")
+        default: break
+        }
+        if media.hasSuffix("+xml") { return .text(ext: "xml") }
+        if media.hasPrefix("text/") || media.contains("form-urlencoded") || media.contains("javascript") { return .text(ext: "txt") }
+        if media.isEmpty, String(validating: body, as: UTF8.self) != nil { return .text(ext: "txt") }
+        return .binary(ext: "bin")
+    }
+
+    var ext: String {
+        switch self {
+        case .json: return "json"
+        case .text(let ext), .binary(let ext): return ext
+        }
+    }
+
+    /// The captured Content-Type when the extension's differs in media type or charset; nil when
+    /// the extension says the same.
+    func keptContentType(_ captured: String?) -> String? {
+        guard let captured, !captured.isEmpty else { return nil }
+        let implied = BodyFile.contentTypes[ext] ?? "application/octet-stream"
+        return BodyKind.sameType(captured, implied) ? nil : captured
+    }
+
+    static func sameType(_ a: String, _ b: String) -> Bool {
+        func parts(_ s: String) -> (String, String) {
+            let pieces = s.lowercased().split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let charset = pieces.dropFirst().first { $0.hasPrefix("charset=") }.map { String($0.dropFirst(8)) } ?? "utf-8"
+            return (pieces.first ?? "", charset)
+        }
+        return parts(a) == parts(b)
+    }
+}

@@ -1,0 +1,64 @@
+import StubCore
+
+/// The files a layout is written as, relative to the stub root.
+extension CaptureLayout {
+    /// One file to write.
+    public struct File: Sendable {
+        public var path: String
+        public var bytes: [UInt8]
+    }
+
+    /// Every file of `service`: `_service.json`, then per route its body files and `route.json`
+    /// last (a watcher that reloads half-way sees bodies before the route that names them).
+    func files(of service: Service) -> [File] {
+        var files: [File] = []
+        for route in service.routes {
+            for variant in route.variants {
+                if let ext = variant.fileExtension { files.append(File(path: "\(service.name)/\(route.folder)/\(variant.name).\(ext)", bytes: variant.body)) }
+            }
+            files.append(File(path: "\(service.name)/\(route.folder)/route.json", bytes: Array((CaptureLayout.routeJSON(route).serialized(pretty: true) + "\n").utf8)))
+        }
+        var serviceMembers: [(key: String, value: JSONValue)] = []
+        if !service.basePath.isEmpty { serviceMembers.append(("basePath", .string(service.basePath))) }
+        serviceMembers.append(("description", .string("Captured from \(service.host)")))
+        files.append(File(path: "\(service.name)/_service.json", bytes: Array((JSONValue.object(serviceMembers).serialized(pretty: true) + "\n").utf8)))
+        return files
+    }
+
+    /// Every file of every service.
+    public var files: [File] { services.flatMap { files(of: $0) } }
+
+    static func routeJSON(_ route: Route) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("method", .string(route.method)), ("path", .string(route.path))]
+        if let description = route.description { members.append(("description", .string(description))) }
+        if let name = route.defaultVariant { members.append(("default", .string(name))) }
+        if !route.headers.isEmpty { members.append(("headers", headersJSON(route.headers))) }
+        members.append(("variants", .object(route.variants.map { ($0.name, variantJSON($0)) })))
+        return .object(members)
+    }
+
+    static func variantJSON(_ variant: Variant) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        if !variant.when.isEmpty {
+            var kinds: [(key: String, value: JSONValue)] = []
+            for kind in ["path", "query", "body"] {
+                let items = variant.when.filter { $0.kind == kind }
+                if !items.isEmpty { kinds.append((kind, .object(items.map { ($0.name, .string($0.value)) }))) }
+            }
+            members.append(("when", .object(kinds)))
+        }
+        if !variant.headers.isEmpty { members.append(("headers", headersJSON(variant.headers))) }
+        return .object(members)
+    }
+
+    static func headersJSON(_ headers: [(name: String, value: String)]) -> JSONValue {
+        .object(headers.map { ($0.name, .string($0.value)) })
+    }
+
+    /// `service/route: 200, 404, 200-2` lines for the import's report.
+    public var summary: [String] {
+        services.flatMap { service in
+            service.routes.map { "\(service.name)/\($0.folder)  \($0.method) \(service.basePath)\($0.path == "/" && !service.basePath.isEmpty ? "" : $0.path)  variants: \($0.variants.map(\.name).joined(separator: ", "))" }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import StubCore
+
+/// The stub tree a list of exchanges becomes, in stubd's own format: a service per host (its
+/// `basePath` the paths' common prefix), a route per method and path shape, a variant per
+/// distinct response, picked by `when` on what told the requests apart. Secrets are taken out on
+/// the way (see `SecretPolicy`).
+public struct CaptureLayout: Sendable {
+    /// How exchanges are grouped.
+    public struct Options: Sendable {
+        /// The service folder's name; only with one host (default: the host).
+        public var service: String?
+        /// The service's `basePath` (default: the common prefix of the paths).
+        public var basePath: String?
+        /// Id-like segments that vary become `{param}`; false keeps literal paths.
+        public var templates = true
+        /// Names the imported service description gives as the source.
+        public var source = "a capture"
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// One service folder.
+    public struct Service: Sendable {
+        public var name: String
+        public var host: String
+        public var basePath: String
+        public var routes: [Route]
+    }
+
+    /// One route folder.
+    public struct Route: Sendable {
+        public var folder: String
+        public var method: String
+        public var path: String
+        public var description: String?
+        public var headers: [(name: String, value: String)]
+        public var variants: [Variant]
+        public var defaultVariant: String?
+    }
+
+    /// One variant: a body file (or none) and what selects it.
+    public struct Variant: Sendable {
+        public var name: String
+        public var status: Int
+        public var fileExtension: String?
+        public var body: [UInt8]
+        public var headers: [(name: String, value: String)]
+        /// `(kind, name, value)`: kind is `path`, `query` or `body`.
+        public var when: [(kind: String, name: String, value: String)]
+    }
+
+    public var services: [Service]
+    /// What was redacted.
+    public var redactions: RedactionReport
+
+    /// A layout of `services`.
+    public init(services: [Service], redactions: RedactionReport) {
+        self.services = services
+        self.redactions = redactions
+    }
+
+    /// The service folder name a host gets by default.
+    public static func serviceName(host: String) -> String { PathTemplating.serviceName(host: host) }
+
+    /// Groups `exchanges` into services, routes and variants.
+    public static func build(_ exchanges: [CapturedExchange], options: Options = Options(), policy: SecretPolicy = SecretPolicy()) -> CaptureLayout {
+        var report = RedactionReport()
+        // Secrets in requests are never written, but their values are scrubbed wherever they reappear.
+        for exchange in exchanges { noteRequestSecrets(exchange, policy: policy, report: &report) }
+        var hosts: [String] = []
+        var byHost: [String: [CapturedExchange]] = [:]
+        for exchange in exchanges {
+            if byHost[exchange.host] == nil { hosts.append(exchange.host) }
+            byHost[exchange.host, default: []].append(exchange)
+        }
+        var services: [Service] = []
+        for host in hosts {
+            let name = options.service ?? PathTemplating.serviceName(host: host)
+            let builder = ServiceBuilder(host: host, exchanges: byHost[host] ?? [], options: options, policy: policy)
+            services.append(builder.build(name: name, report: &report))
+        }
+        var layout = CaptureLayout(services: services, redactions: report)
+        layout.scrubSecrets()
+        return layout
+    }
+
+    static func noteRequestSecrets(_ exchange: CapturedExchange, policy: SecretPolicy, report: inout RedactionReport) {
+        for header in exchange.requestHeaders where policy.isSecret(header.name) {
+            report.note("request header", header.name, value: header.value)
+        }
+        for header in exchange.responseHeaders where policy.isSecret(header.name) {
+            report.note("response header", header.name, value: header.value)
+        }
+        for item in exchange.query where policy.isSecret(item.name) { report.note("query", item.name, value: item.value) }
+        let contentType = exchange.requestHeaders.first { $0.name.lowercased() == "content-type" }?.value
+        for (name, value) in BodyFields.parse(exchange.requestBody, contentType: contentType) where policy.isSecret(name) {
+            report.note("request body field", name, value: value)
+        }
+    }
+
+    /// Replaces captured secret values in every body and header value that will be written.
+    mutating func scrubSecrets() {
+        for s in services.indices {
+            for r in services[s].routes.indices {
+                services[s].routes[r].headers = services[s].routes[r].headers.map { ($0.name, redactions.scrub($0.value).0) }
+                for v in services[s].routes[r].variants.indices {
+                    var variant = services[s].routes[r].variants[v]
+                    variant.headers = variant.headers.map { ($0.name, redactions.scrub($0.value).0) }
+                    if variant.fileExtension.map({ ["json", "txt", "html", "xml", "csv"].contains($0) }) == true,
+                       let text = String(validating: variant.body, as: UTF8.self) {
+                        let (clean, replaced) = redactions.scrub(text)
+                        if replaced > 0 {
+                            variant.body = Array(clean.utf8)
+                            redactions.countScrubbed(replaced)
+                        }
+                    }
+                    services[s].routes[r].variants[v] = variant
+                }
+            }
+        }
+    }
+}
+
+extension RedactionReport {
+    mutating func countScrubbed(_ count: Int) {
+        noteCount("captured secret value found elsewhere in a body", count)
+    }
+}

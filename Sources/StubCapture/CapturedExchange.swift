@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One request and the response it got, as a capture (a HAR entry) or a recording saw it. Header
+/// values are as sent; the body is the decoded bytes.
+public struct CapturedExchange: Sendable {
+    /// Upper-case method.
+    public var method: String
+    /// `http` or `https`.
+    public var scheme: String
+    /// Host, with `:port` when it is not the scheme's default.
+    public var host: String
+    /// The path as sent, without the query.
+    public var path: String
+    /// Query parameters in order, percent-decoded.
+    public var query: [(name: String, value: String)]
+    /// Request headers in order.
+    public var requestHeaders: [(name: String, value: String)]
+    /// The request body.
+    public var requestBody: [UInt8]
+    /// The response status.
+    public var status: Int
+    /// Response headers in order.
+    public var responseHeaders: [(name: String, value: String)]
+    /// The response body, decoded (base64 undone, content encodings undone).
+    public var responseBody: [UInt8]
+    /// The response's media type (`application/json; charset=utf-8`), when known.
+    public var mimeType: String?
+
+    /// An exchange.
+    public init(method: String, scheme: String = "https", host: String, path: String, query: [(name: String, value: String)] = [],
+                requestHeaders: [(name: String, value: String)] = [], requestBody: [UInt8] = [], status: Int,
+                responseHeaders: [(name: String, value: String)] = [], responseBody: [UInt8] = [], mimeType: String? = nil) {
+        self.method = method.uppercased()
+        self.scheme = scheme
+        self.host = host
+        self.path = path.isEmpty ? "/" : path
+        self.query = query
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.status = status
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+        self.mimeType = mimeType
+    }
+
+    /// The first value of a response header, any letter case.
+    func responseHeader(_ name: String) -> String? {
+        responseHeaders.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// The response's media type without parameters, lower-cased (`application/json`).
+    var mediaType: String {
+        let full = mimeType ?? responseHeader("Content-Type") ?? ""
+        return String(full.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Turns captured paths into route templates: segments that look like ids (numbers, UUIDs, long
+/// hex) and take two or more values among requests of one shape become `{param}`; every other
+/// segment stays literal.
+enum PathTemplating {
+    /// The segments of a path as sent; empty ones (a trailing slash) dropped.
+    static func segments(_ path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    /// A number, a UUID, or 8+ hex digits holding a digit (a Mongo id, a hash).
+    static func looksLikeID(_ segment: String) -> Bool {
+        let s = segment.removingPercentEncoding ?? segment
+        if !s.isEmpty, s.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
+        if UUID(uuidString: s) != nil { return true }
+        return s.count >= 8 && s.allSatisfy { $0.isHexDigit } && s.contains { $0.isNumber }
+    }
+
+    /// The shape requests are grouped by: method and segments, id-like ones blanked.
+    static func shapeKey(method: String, segments: [String], templates: Bool) -> String {
+        guard templates else { return method + " /" + segments.joined(separator: "/") }
+        return method + " /" + segments.map { looksLikeID($0) ? "{}" : $0 }.joined(separator: "/")
+    }
+
+    /// For one group of same-shape paths: nil for a literal position, else the parameter's name.
+    static func parameters(of group: [[String]]) -> [String?] {
+        guard let first = group.first else { return [] }
+        var varying: [Bool] = []
+        for position in first.indices {
+            let values = Set(group.map { $0[position] })
+            varying.append(values.count > 1 && values.allSatisfy(looksLikeID))
+        }
+        let count = varying.filter { $0 }.count
+        var names: [String?] = []
+        var used = Set<String>()
+        for (position, isParameter) in varying.enumerated() {
+            guard isParameter else { names.append(nil); continue }
+            var name = count == 1 ? "id" : parameterName(after: position > 0 && !varying[position - 1] ? first[position - 1] : nil)
+            if used.contains(name) || name.isEmpty { name = "p\(position)" }
+            used.insert(name)
+            names.append(name)
+        }
+        return names
+    }
+
+    /// `users` → `userId`; a name from the segment before, or empty when there is none to use.
+    static func parameterName(after segment: String?) -> String {
+        guard let segment, segment.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }), !segment.isEmpty else { return "" }
+        let singular = segment.count > 3 && segment.hasSuffix("s") ? String(segment.dropLast()) : segment
+        return singular + "Id"
+    }
+
+    /// A folder name for a route: `get-users-id`, `post-login`, `get-root`.
+    static func folderName(method: String, segments: [String], parameters: [String?]) -> String {
+        var parts = [method.lowercased()]
+        for (segment, parameter) in zip(segments, parameters) { parts.append(parameter ?? segment) }
+        if segments.isEmpty { parts.append("root") }
+        let joined = parts.joined(separator: "-")
+        var cleaned = String(joined.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") ? $0 : "-" })
+        while cleaned.contains("--") { cleaned = cleaned.replacingOccurrences(of: "--", with: "-") }
+        cleaned = cleaned.trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+        return String(cleaned.prefix(80))
+    }
+
+    /// A folder name for a host: `api.example.com`, `localhost-8080`.
+    static func serviceName(host: String) -> String {
+        let cleaned = String(host.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") ? $0 : "-" })
+        let trimmed = cleaned.trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+        return trimmed.isEmpty ? "captured" : trimmed
+    }
+}

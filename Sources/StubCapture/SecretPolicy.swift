@@ -1,0 +1,100 @@
+import Foundation
+
+/// Which names hold secrets, and what was taken out. A header, query parameter or JSON field is
+/// secret when its name, lower-cased without `-` and `_`, contains one of `patterns`
+/// (`Authorization`, `X-API-Key`, `access_token`, `client_secret`, `password` …), unless it is
+/// kept on purpose. Secret values are never written: headers are dropped, fields become
+/// `"REDACTED"`, query parameters leave `when`, and any other place a captured secret value
+/// turns up (a body, a `Location`) has it replaced.
+public struct SecretPolicy: Sendable {
+    /// Name fragments that mark a secret.
+    public private(set) var patterns: [String] = ["authorization", "cookie", "token", "password", "passwd", "secret", "apikey", "sessionid", "signature"]
+    /// Names (normalized) kept on purpose with `--keep`.
+    public private(set) var kept: Set<String> = []
+    /// Names (normalized) added with `--redact`, matched whole.
+    public private(set) var extra: Set<String> = []
+
+    /// The default policy.
+    public init() {}
+
+    /// Adds a name to redact (`--redact`).
+    public mutating func redact(_ name: String) { extra.insert(SecretPolicy.normalize(name)) }
+
+    /// Keeps a name that would be redacted (`--keep`).
+    public mutating func keep(_ name: String) { kept.insert(SecretPolicy.normalize(name)) }
+
+    /// True when values under `name` must not be written.
+    public func isSecret(_ name: String) -> Bool {
+        let key = SecretPolicy.normalize(name)
+        if kept.contains(key) { return false }
+        if extra.contains(key) { return true }
+        // Names that hold a secret's description, not the secret.
+        if ["tokentype", "tokenexpiresin", "tokenexpiresat"].contains(key) { return false }
+        return extra.contains(key) || patterns.contains { key.contains($0) }
+    }
+
+    static func normalize(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" })
+    }
+}
+
+/// What an import or a recording redacted: counts by place and name, and the values seen, so
+/// they can be scrubbed wherever else they appear.
+public struct RedactionReport: Sendable {
+    /// `header Authorization` → 12, `body field access_token` → 3, …
+    public private(set) var counts: [String: Int] = [:]
+    /// Secret values seen (at least 6 characters; shorter ones would scrub ordinary text).
+    private(set) var values: Set<String> = []
+
+    /// An empty report.
+    public init() {}
+
+    mutating func note(_ place: String, _ name: String, value: String) {
+        counts["\(place) \(name)", default: 0] += 1
+        remember(value)
+    }
+
+    mutating func noteCount(_ key: String, _ count: Int) {
+        counts[key, default: 0] += count
+    }
+
+    mutating func remember(_ value: String) {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if trimmed.count >= 6 { values.insert(trimmed) }
+        // `Bearer abc…`, `Basic …`: the credential alone may appear elsewhere.
+        if let space = trimmed.firstIndex(of: " ") {
+            let credential = String(trimmed[trimmed.index(after: space)...])
+            if credential.count >= 6 { values.insert(credential) }
+        }
+        // Cookies: each value.
+        for part in trimmed.split(separator: ";") {
+            if let eq = part.firstIndex(of: "=") {
+                let v = String(part[part.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+                if v.count >= 6 { values.insert(v) }
+            }
+        }
+    }
+
+    /// Adds another report's counts and values.
+    public mutating func merge(_ other: RedactionReport) {
+        for (k, v) in other.counts { counts[k, default: 0] += v }
+        values.formUnion(other.values)
+    }
+
+    /// `text` with every captured secret value replaced by `REDACTED`, and how many were replaced.
+    func scrub(_ text: String) -> (String, Int) {
+        var out = text
+        var replaced = 0
+        // Longest first, so a token is not half-replaced by a shorter secret inside it.
+        for value in values.sorted(by: { $0.count > $1.count }) where out.contains(value) {
+            replaced += out.components(separatedBy: value).count - 1
+            out = out.replacingOccurrences(of: value, with: "REDACTED")
+        }
+        return (out, replaced)
+    }
+
+    /// One line per redacted name, sorted, for the import's report.
+    public var lines: [String] {
+        counts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value) value\($0.value == 1 ? "" : "s")" }
+    }
+}

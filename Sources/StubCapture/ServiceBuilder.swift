@@ -1,0 +1,70 @@
+import Foundation
+import StubCore
+
+/// Builds one service of a `CaptureLayout` from one host's exchanges.
+struct ServiceBuilder {
+    let host: String
+    let exchanges: [CapturedExchange]
+    let options: CaptureLayout.Options
+    let policy: SecretPolicy
+
+    /// Requests of one method and path shape.
+    struct Group {
+        var method: String
+        var indices: [Int] = []
+        var segments: [[String]] = []
+        var parameters: [String?] = []
+    }
+
+    func build(name: String, report: inout RedactionReport) -> CaptureLayout.Service {
+        var order: [String] = []
+        var groups: [String: Group] = [:]
+        for (index, exchange) in exchanges.enumerated() {
+            let segments = PathTemplating.segments(exchange.path)
+            let key = PathTemplating.shapeKey(method: exchange.method, segments: segments, templates: options.templates)
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: Group(method: exchange.method)].indices.append(index)
+            groups[key]?.segments.append(segments)
+        }
+        var all = order.compactMap { groups[$0] }
+        for g in all.indices { all[g].parameters = options.templates ? PathTemplating.parameters(of: all[g].segments) : all[g].segments[0].map { _ in nil } }
+        let prefix = basePathSegments(all)
+        var used = Set<String>()
+        var routes: [CaptureLayout.Route] = []
+        for group in all {
+            var route = RouteBuilder(group: group, exchanges: exchanges, prefixCount: prefix.count, policy: policy).build(serviceName: name, report: &report)
+            var folder = route.folder
+            var n = 2
+            while used.contains(folder.lowercased()) { folder = "\(route.folder)-\(n)"; n += 1 }
+            used.insert(folder.lowercased())
+            route.folder = folder
+            routes.append(route)
+        }
+        // Sequence hints name the route; fix them now that folders are final.
+        for r in routes.indices { routes[r].description = routes[r].description?.replacingOccurrences(of: "{route}", with: "\(name)/\(routes[r].folder)") }
+        return CaptureLayout.Service(name: name, host: host, basePath: prefix.isEmpty ? "" : "/" + prefix.joined(separator: "/"), routes: routes)
+    }
+
+    /// The literal segments every route starts with, never a route's last segment or a parameter;
+    /// or the `basePath` asked for, when every path starts with it.
+    func basePathSegments(_ groups: [Group]) -> [String] {
+        if let asked = options.basePath {
+            let wanted = PathTemplating.segments(asked)
+            let fits = groups.allSatisfy { g in g.segments[0].count > wanted.count && Array(g.segments[0].prefix(wanted.count)) == wanted
+                && !g.parameters.prefix(wanted.count).contains { $0 != nil } }
+            if fits { return wanted }
+        }
+        var common: [String]?
+        for group in groups {
+            let first = group.segments[0]
+            let literal = zip(first, group.parameters).prefix { $0.1 == nil }.map(\.0)
+            let candidate = Array(literal.prefix(max(0, first.count - 1)))
+            if let known = common {
+                common = Array(zip(known, candidate).prefix { $0.0 == $0.1 }.map(\.0))
+            } else {
+                common = candidate
+            }
+        }
+        return options.basePath == "/" ? [] : (common ?? [])
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import StubCapture
+import StubCore
+import StubServer
+import StubTesting
+import Testing
+
+/// `stubd import-har` on captures shaped like Proxyman's, Chrome's and Charles's: the tree it
+/// writes, that it loads, that serving it gives back each captured body, and that no secret
+/// reaches a file.
+@Suite struct HARImportTests {
+    /// Writes `har` to a file, imports it with the real binary into a fresh folder.
+    func importHAR(_ har: String, _ extra: [String] = []) async throws -> (result: Curl.Result, stubs: URL, har: URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-har-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("capture.har")
+        try Data(har.utf8).write(to: file)
+        let stubs = dir.appendingPathComponent("Stubs")
+        let result = try await Subprocess.run(Repository.stubdBinary, ["import-har", file.path, "--stubs", stubs.path] + extra)
+        return (result, stubs, file)
+    }
+
+    func tree(_ root: URL) -> [String] {
+        let base = root.path + "/"
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        var files: [String] = []
+        while let next = walker?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: base + next, isDirectory: &isDirectory), !isDirectory.boolValue { files.append(next) }
+        }
+        return files.sorted()
+    }
+
+    /// Serves `stubs` and checks that each captured API call gets its captured status and body.
+    func expectServedAsCaptured(_ stubs: URL, har: URL) async throws {
+        let captured = try HARReader.read(Array(try Data(contentsOf: har)), file: har.path).exchanges
+        try await withServer(stubs: stubs) { server in
+            for exchange in captured {
+                let query = exchange.query.isEmpty ? "" : "?" + exchange.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+                let got = try await HTTPClient.fetch(server.url(exchange.path + query), method: exchange.method)
+                #expect(got.status == exchange.status, "\(exchange.method) \(exchange.path)\(query)")
+                if let want = try? JSONParser.parse(exchange.responseBody), !exchange.responseBody.isEmpty {
+                    #expect(try JSONParser.parse(Array(got.body)) == want, "\(exchange.path): \(got.text)")
+                } else {
+                    #expect(Array(got.body) == exchange.responseBody, "\(exchange.path)")
+                }
+            }
+        }
+    }
+
+    @Test func proxymanCaptureBecomesTemplatedRoutes() async throws {
+        let (result, stubs, har) = try await importHAR(HARFixtures.proxyman)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(tree(stubs) == [
+            "api.example.com/_service.json",
+            "api.example.com/delete-users-2/route.json",
+            "api.example.com/get-users-id/200-2.json", "api.example.com/get-users-id/200.json",
+            "api.example.com/get-users-id/404.json", "api.example.com/get-users-id/route.json",
+            "api.example.com/get-users/200-2.json", "api.example.com/get-users/200.json", "api.example.com/get-users/route.json",
+        ])
+        #expect(result.stdout.contains("Skipped: 1 CONNECT, 1 image"))
+        #expect(result.stdout.contains("api.example.com/get-users-id  GET /api/v1/users/{id}  variants: 200, 200-2, 404"))
+        #expect(result.stdout.contains("OK, 3 routes"), "\(result.stdout)")
+        let service = try String(contentsOf: stubs.appendingPathComponent("api.example.com/_service.json"), encoding: .utf8)
+        #expect(service.contains("\"basePath\": \"/api/v1\""))
+        // Numbers keep their exact text; the volatile headers are gone, the useful ones kept.
+        let user = try String(contentsOf: stubs.appendingPathComponent("api.example.com/get-users-id/200.json"), encoding: .utf8)
+        #expect(user == "{\n  \"id\": 1,\n  \"name\": \"Jane\",\n  \"followers\": 12345678901234567890,\n  \"ratio\": 1.10\n}\n")
+        let route = try String(contentsOf: stubs.appendingPathComponent("api.example.com/get-users-id/route.json"), encoding: .utf8)
+        #expect(route.contains("\"ETag\": \"\\\"u1\\\"\"") && !route.contains("nginx") && !route.contains("Date"))
+        let list = try String(contentsOf: stubs.appendingPathComponent("api.example.com/get-users/route.json"), encoding: .utf8)
+        #expect(list.contains("\"page\": \"2\"") && list.contains("\"X-RateLimit-Remaining\": \"41\"") && list.contains("rel=\\\"next\\\""))
+        try await expectServedAsCaptured(stubs, har: har)
+    }
+
+    @Test func chromeCaptureWithBase64BodiesAndLiteralPaths() async throws {
+        let (result, stubs, har) = try await importHAR(HARFixtures.chrome, ["--no-templates"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Skipped: 1 font"))
+        #expect(tree(stubs) == [
+            "shop.test/_service.json",
+            "shop.test/get-health/200.txt", "shop.test/get-health/route.json",
+            "shop.test/get-orders-5f1c9a2b7e4d3c2b1a0f9e8d/200.json", "shop.test/get-orders-5f1c9a2b7e4d3c2b1a0f9e8d/route.json",
+            "shop.test/get-orders-6a2d0b3c8f5e4d3c2b1a0f9e/200.json", "shop.test/get-orders-6a2d0b3c8f5e4d3c2b1a0f9e/route.json",
+            "shop.test/get-receipts-1.pdf/200.bin", "shop.test/get-receipts-1.pdf/route.json",
+        ])
+        let order = try String(contentsOf: stubs.appendingPathComponent("shop.test/get-orders-5f1c9a2b7e4d3c2b1a0f9e8d/route.json"), encoding: .utf8)
+        #expect(order.contains("\"Content-Type\": \"application/vnd.api+json\"") && order.contains("\"cache-control\": \"private, max-age=60\""))
+        try await expectServedAsCaptured(stubs, har: har)
+        // With templates the two orders are one route, chosen by id.
+        let (templated, stubs2, _) = try await importHAR(HARFixtures.chrome)
+        #expect(templated.stdout.contains("shop.test/get-orders-id  GET /v2/orders/{id}  variants: 200, 200-2"), "\(templated.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: stubs2.appendingPathComponent("shop.test/get-orders-5f1c9a2b7e4d3c2b1a0f9e8d").path))
+    }
+
+    @Test func repeatedRequestsBecomeASequenceReadyList() async throws {
+        let (result, stubs, _) = try await importHAR(HARFixtures.repeated)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(tree(stubs) == ["localhost-9000/_service.json", "localhost-9000/get-status/200.json", "localhost-9000/get-status/503.json", "localhost-9000/get-status/route.json"])
+        let route = try String(contentsOf: stubs.appendingPathComponent("localhost-9000/get-status/route.json"), encoding: .utf8)
+        #expect(route.contains("in this order: 503, 503, 200. Replay them with PUT /__stubd/routes/localhost-9000/get-status {\\\"sequence\\\": [\\\"503\\\", \\\"503\\\", \\\"200\\\"]}"), "\(route)")
+        #expect(route.contains("\"default\": \"200\"") && route.contains("\"Retry-After\": \"1\""))
+        try await withServer(stubs: stubs) { server in
+            let put = try await HTTPClient.fetch(server.url("/__stubd/routes/localhost-9000/get-status"), method: "PUT",
+                                                 body: Data(#"{"sequence": ["503", "503", "200"]}"#.utf8))
+            #expect(put.status == 200)
+            var statuses: [Int] = []
+            for _ in 0..<3 { statuses.append(try await HTTPClient.fetch(server.url("/status")).status) }
+            #expect(statuses == [503, 503, 200])
+        }
+    }
+
+    @Test func secretsNeverReachTheFiles() async throws {
+        let (result, stubs, _) = try await importHAR(HARFixtures.secrets, ["--redact", "email"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        var everything = ""
+        for file in tree(stubs) { everything += try String(contentsOf: stubs.appendingPathComponent(file), encoding: .utf8) }
+        for secret in HARFixtures.secretStrings { #expect(!everything.contains(secret), "\(secret) was written") }
+        #expect(!everything.contains("jane@example.com"), "--redact email")
+        #expect(everything.contains("\"access_token\": \"REDACTED\"") && everything.contains("\"token_type\": \"bearer\""))
+        #expect(everything.contains("done?token=REDACTED"))
+        for line in ["request header Authorization: 1 value", "request header Cookie: 1 value", "request header X-API-Key: 1 value",
+                     "query api_key: 1 value", "request body field password: 1 value", "request body field client_secret: 1 value",
+                     "response body field access_token: 1 value", "response body field refresh_token: 1 value",
+                     "response body field email: 1 value", "response header Set-Cookie: 1 value"] {
+            #expect(result.stdout.contains(line), "report lacks \(line):\n\(result.stdout)")
+        }
+        // --keep puts one back on purpose.
+        let (kept, keptStubs, _) = try await importHAR(HARFixtures.secrets, ["--keep", "refresh_token"])
+        #expect(kept.exitCode == 0)
+        let body = try String(contentsOf: keptStubs.appendingPathComponent("auth.example.com/post-token/200.json"), encoding: .utf8)
+        #expect(body.contains("rt_fedcba0987654321") && !body.contains("at_1234567890abcdef"))
+    }
+
+    @Test func existingFilesAreKeptUnlessOverwriteAndBadHARNamesThePlace() async throws {
+        let (first, stubs, har) = try await importHAR(HARFixtures.repeated)
+        #expect(first.exitCode == 0)
+        let again = try await Subprocess.run(Repository.stubdBinary, ["import-har", har.path, "--stubs", stubs.path])
+        #expect(again.exitCode == 1 && again.stderr.contains("localhost-9000/_service.json: already exists; pass --overwrite to replace it"), "\(again.stderr)")
+        let forced = try await Subprocess.run(Repository.stubdBinary, ["import-har", har.path, "--stubs", stubs.path, "--overwrite"])
+        #expect(forced.exitCode == 0, "\(forced.stderr)")
+        let (bad, _, badFile) = try await importHAR(#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://x.test/a"}, "response": {"status": "200"}}]}}"#)
+        #expect(bad.exitCode == 1)
+        #expect(bad.stderr == "stubd: \(badFile.path): log.entries[0].response.status: expected a whole number, found a string\n")
+    }
+}
