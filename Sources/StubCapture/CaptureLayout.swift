@@ -104,10 +104,10 @@ public struct CaptureLayout: Sendable {
     mutating func scrubSecrets() {
         for s in services.indices {
             for r in services[s].routes.indices {
-                services[s].routes[r].headers = services[s].routes[r].headers.map { ($0.name, redactions.scrub($0.value).0) }
+                services[s].routes[r].headers = scrub(services[s].routes[r].headers)
                 for v in services[s].routes[r].variants.indices {
                     var variant = services[s].routes[r].variants[v]
-                    variant.headers = variant.headers.map { ($0.name, redactions.scrub($0.value).0) }
+                    variant.headers = scrub(variant.headers)
                     if variant.fileExtension.map({ ["json", "txt", "html", "xml", "csv"].contains($0) }) == true,
                        let text = String(validating: variant.body, as: UTF8.self) {
                         let (clean, replaced) = redactions.scrub(text)
@@ -119,6 +119,17 @@ public struct CaptureLayout: Sendable {
                     services[s].routes[r].variants[v] = variant
                 }
             }
+        }
+    }
+}
+
+extension CaptureLayout {
+    /// Header values with captured secrets replaced, counted.
+    mutating func scrub(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        headers.map { header in
+            let (clean, replaced) = redactions.scrub(header.value)
+            if replaced > 0 { redactions.noteCount("captured secret value found elsewhere in header \(header.name)", replaced) }
+            return (header.name, clean)
         }
     }
 }

@@ -16,7 +16,12 @@ struct RouteBuilder {
         let first = group.segments[0]
         let remaining = Array(zip(first, group.parameters).dropFirst(prefixCount))
         let path = "/" + remaining.map { $0.1.map { "{\($0)}" } ?? $0.0 }.joined(separator: "/")
-        let folder = PathTemplating.folderName(method: group.method, segments: remaining.map(\.0), parameters: remaining.map(\.1))
+        // A lone id after the basePath names nothing: take the segment before it too (`get-users-2`).
+        var named = remaining
+        if remaining.count == 1, prefixCount > 0, remaining[0].1 != nil || PathTemplating.looksLikeID(remaining[0].0) {
+            named.insert((first[prefixCount - 1], nil), at: 0)
+        }
+        let folder = PathTemplating.folderName(method: group.method, segments: named.map(\.0), parameters: named.map(\.1))
         let requests = group.indices.map { exchanges[$0] }
         let conditions = requests.map { whenConditions($0) }
         let varying = varyingConditionNames(conditions)
