@@ -21,24 +21,22 @@ final class MHDResponse: @unchecked Sendable {
     }
 
     /// A response whose `size` body bytes libmicrohttpd pulls from `body` as the client reads.
-    init?(pulling body: ThrottledBody, size: Int, headers: [HTTPHeader]) {
-        // Retained here, released by stubdThrottleFree when MHD frees the response.
-        let cls = Unmanaged.passRetained(body).toOpaque()
-        guard let made = MHD_create_response_from_callback(UInt64(size), 1024, stubdThrottleRead, cls, stubdThrottleFree) else {
-            Unmanaged<ThrottledBody>.fromOpaque(cls).release()
-            return nil
-        }
-        pointer = made
-        add(headers)
+    convenience init?(pulling body: ThrottledBody, size: Int, headers: [HTTPHeader]) {
+        self.init(source: body, size: size, reader: stubdThrottleRead, free: stubdThrottleFree, headers: headers)
     }
 
     /// A response that promises `size` body bytes but has only `partial`: libmicrohttpd sends the
     /// head and `partial`, then closes the connection (the `truncate` fault, through TLS too).
-    init?(partial: PartialBody, promising size: Int, headers: [HTTPHeader]) {
-        // Retained here, released by stubdPartialFree when MHD frees the response.
-        let cls = Unmanaged.passRetained(partial).toOpaque()
-        guard let made = MHD_create_response_from_callback(UInt64(size), 1024, stubdPartialRead, cls, stubdPartialFree) else {
-            Unmanaged<PartialBody>.fromOpaque(cls).release()
+    convenience init?(partial: PartialBody, promising size: Int, headers: [HTTPHeader]) {
+        self.init(source: partial, size: size, reader: stubdPartialRead, free: stubdPartialFree, headers: headers)
+    }
+
+    /// A response whose body `reader` pulls from `source`, which is retained here and released by
+    /// `free` when libmicrohttpd frees the response.
+    private init?(source: AnyObject, size: Int, reader: MHD_ContentReaderCallback, free: MHD_ContentReaderFreeCallback, headers: [HTTPHeader]) {
+        let cls = Unmanaged.passRetained(source).toOpaque()
+        guard let made = MHD_create_response_from_callback(UInt64(size), 1024, reader, cls, free) else {
+            Unmanaged<AnyObject>.fromOpaque(cls).release()
             return nil
         }
         pointer = made
