@@ -2,7 +2,8 @@ import Foundation
 import StubCore
 
 /// How a captured body is written: which extension, and whether the captured Content-Type must
-/// be kept as a header because the extension would imply another.
+/// be kept as a header because the extension would imply another. Binary bodies are `.bin` with
+/// their captured Content-Type kept.
 enum BodyKind {
     case json
     case text(ext: String)
@@ -18,10 +19,6 @@ enum BodyKind {
         case "text/html": return .text(ext: "html")
         case "application/xml", "text/xml": return .text(ext: "xml")
         case "text/csv": return .text(ext: "csv")
-        case "image/png": return .binary(ext: "png")
-        case "image/jpeg": return .binary(ext: "jpg")
-        case "image/gif": return .binary(ext: "gif")
-        case "application/pdf": return .binary(ext: "pdf")
         default: break
         }
         if media.hasSuffix("+xml") { return .text(ext: "xml") }

@@ -45,6 +45,25 @@ import Testing
         }
     }
 
+    @Test func anUpstreamThatDoesNotAnswerInTimeIsA502() async throws {
+        let slow = try TemporaryStubDirectory([
+            "slow/route.json": #"{"method": "GET", "path": "/slow", "variants": {"stuck": {"fault": "hang"}}, "default": "stuck"}"#,
+        ])
+        var upstreamConfiguration = StubServerConfiguration()
+        upstreamConfiguration.hangCapMs = 10_000
+        let upstream = try StubServer(stubsAt: slow.url, configuration: upstreamConfiguration)
+        defer { upstream.stop() }
+        let stubs = try TemporaryStubDirectory(ProxyTests.front)
+        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = upstream.baseURL; $0.proxyTimeoutSeconds = 1 }) { server in
+            let start = monotonicMs()
+            let got = try await HTTPClient.fetch(server.url("/slow"))
+            #expect(got.status == 502)
+            #expect(monotonicMs() - start >= 900 && monotonicMs() - start < 8000)
+            let body = try #require(try got.json() as? [String: Any])
+            #expect(body["code"] as? Int == URLError.Code.timedOut.rawValue, "\(got.text)")
+        }
+    }
+
     @Test func recordUnmatchedWritesStubsThatLiveReloadServesNext() async throws {
         let stubs = try TemporaryStubDirectory(ProxyTests.front)
         let upstream = try StubServer(stubsAt: Repository.shippedStubs)
