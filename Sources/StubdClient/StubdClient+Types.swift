@@ -37,6 +37,8 @@ extension StubdClient {
         public let `default`: String
         /// The variants, in file order.
         public let variants: [Variant]
+        /// Requests held now by a `hold` (in the session asked about).
+        public let held: Int?
 
         /// One variant of a route.
         public struct Variant: Decodable, Sendable {

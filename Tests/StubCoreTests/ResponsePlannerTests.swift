@@ -4,7 +4,7 @@ import Testing
 /// An override source with fixed answers, to test precedence without the admin layer.
 struct FixedOverrides: OverrideSource {
     var decision: OverrideDecision?
-    func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision? { decision }
+    func decision(forRoute routeID: String, session: String?, advance: Bool, honorHold: Bool) -> OverrideDecision? { decision }
 }
 
 @Suite struct ResponsePlannerTests {

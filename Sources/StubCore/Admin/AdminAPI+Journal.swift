@@ -81,6 +81,8 @@ extension AdminAPI {
             ("elapsedMs", .number((r.elapsedMs * 1000).rounded() / 1000)),
             ("fault", r.fault.map { .string($0.rawValue) } ?? .null),
             ("proxied", .bool(r.proxied)),
+            ("eventsSent", r.stream.map { .number(Double($0.eventsSent)) } ?? .null),
+            ("clientGone", r.stream.map { .bool($0.clientGone) } ?? .null),
             ("session", r.session.map { .string($0) } ?? .null),
         ])
     }

@@ -2,11 +2,13 @@
 extension AdminAPI {
     func routes(session: String?) -> Reply {
         let overrides = control.overrides(session: session)
-        let list = host.currentCatalog.routes.map { route in routeJSON(route, override: overrides[route.id]) }
+        let list = host.currentCatalog.routes.map { route in
+            routeJSON(route, override: overrides[route.id], held: control.heldCount(routeID: route.id, session: session))
+        }
         return .json(200, .object([("routes", .array(list))]))
     }
 
-    func routeJSON(_ route: Route, override: RouteOverride?) -> JSONValue {
+    func routeJSON(_ route: Route, override: RouteOverride?, held: Int) -> JSONValue {
         .object([
             ("id", .string(route.id)),
             ("service", route.service.map { .string($0) } ?? .null),
@@ -18,6 +20,7 @@ extension AdminAPI {
             })),
             ("default", .string(route.defaultVariant.name)),
             ("override", override?.json ?? .null),
+            ("held", .number(Double(held))),
         ])
     }
 
@@ -27,7 +30,8 @@ extension AdminAPI {
 
     func showOverride(_ id: String, session: String?) -> Reply {
         switch lookup(id) {
-        case .success(let route): return .json(200, routeJSON(route, override: control.override(routeID: id, session: session)))
+        case .success(let route):
+            return .json(200, routeJSON(route, override: control.override(routeID: id, session: session), held: control.heldCount(routeID: id, session: session)))
         case .failure(let error): return reply(for: error)
         }
     }
@@ -48,14 +52,36 @@ extension AdminAPI {
         } catch {
             return reply(for: error)
         }
-        return .json(200, routeJSON(route, override: control.override(routeID: id, session: session)))
+        return .json(200, routeJSON(route, override: control.override(routeID: id, session: session), held: control.heldCount(routeID: id, session: session)))
+    }
+
+    /// `POST /__stubd/routes/{route}/release` with an optional `{"count": N}`: the oldest N held
+    /// requests (all without a count) go on to their responses.
+    func release(_ id: String, body: [UInt8], session: String?) -> Reply {
+        if case .failure(let error) = lookup(id) { return reply(for: error) }
+        var count: Int?
+        if !body.isEmpty {
+            let log = ProblemLog()
+            let reader = ValueReader(file: "request body", log: log)
+            if let json = try? JSONParser.parse(body), let members = reader.object(json, at: "", allowed: ["count"]), let n = members.first?.value {
+                count = reader.int(n, at: "count", in: 0...1_000_000)
+            } else if (try? JSONParser.parse(body)) == nil {
+                reader.fail("", "expected JSON like {\"count\": 1}")
+            }
+            guard log.problems.isEmpty else {
+                return .error(400, "invalid release", [("problems", .array(log.problems.map { .string($0.description) }))])
+            }
+        }
+        let released = control.release(routeID: id, session: session, count: count)
+        return .json(200, .object([("route", .string(id)), ("released", .number(Double(released))),
+                                   ("held", .number(Double(control.heldCount(routeID: id, session: session))))]))
     }
 
     func deleteOverride(_ id: String, session: String?) -> Reply {
         switch lookup(id) {
         case .success(let route):
             control.clearOverride(routeID: id, session: session)
-            return .json(200, routeJSON(route, override: nil))
+            return .json(200, routeJSON(route, override: nil, held: control.heldCount(routeID: id, session: session)))
         case .failure(let error): return reply(for: error)
         }
     }
@@ -89,10 +115,13 @@ enum AdminOverrideParser {
         let log = ProblemLog()
         let reader = ValueReader(file: "request body", log: log)
         var o = RouteOverride()
-        if let members = reader.object(json, at: "", allowed: ["variant", "delay", "fault", "throttle", "sequence"]) {
-            if members.isEmpty { reader.fail("", "expected at least one of variant, delay, fault, throttle, sequence") }
+        if let members = reader.object(json, at: "", allowed: ["variant", "delay", "fault", "throttle", "sequence", "hold"]) {
+            if members.isEmpty { reader.fail("", "expected at least one of variant, delay, fault, throttle, sequence, hold") }
             for (key, value) in members {
                 switch key {
+                case "hold":
+                    guard case .bool(let flag) = value else { reader.fail(key, "expected true or false, found \(value.kindDescription)"); continue }
+                    o.hold = flag
                 case "variant": o.variant = reader.string(value, at: key)
                 case "delay": o.delay = reader.delay(value, at: key)
                 case "fault": o.fault = reader.fault(value, at: key)

@@ -11,6 +11,7 @@ package struct AdminAPI: Sendable {
     package static let endpoints = [
         "GET /__stubd/health", "GET /__stubd/routes", "DELETE /__stubd/routes",
         "GET /__stubd/routes/{route}", "PUT /__stubd/routes/{route}", "DELETE /__stubd/routes/{route}",
+        "POST /__stubd/routes/{route}/release",
         "GET /__stubd/requests", "DELETE /__stubd/requests", "GET /__stubd/requests/count",
         "POST /__stubd/reset", "POST /__stubd/reload",
     ]
@@ -54,6 +55,8 @@ package struct AdminAPI: Sendable {
             case "DELETE": return clearAllOverrides(session: session)
             default: return notAllowed(["GET", "DELETE"])
             }
+        case ("routes", _) where request.method == "POST" && parts.count > 2 && parts.last == "release":
+            return release(parts.dropFirst().dropLast().joined(separator: "/"), body: request.body, session: session)
         case ("routes", _):
             let id = parts.dropFirst().joined(separator: "/")
             switch request.method {

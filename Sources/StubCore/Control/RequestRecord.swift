@@ -31,6 +31,8 @@ public struct RequestRecord: Sendable {
     public var fault: Fault?
     /// True when the response came from the upstream (`--proxy-unmatched`).
     public var proxied = false
+    /// For a streamed body: the events sent, and whether the client left before the end.
+    public var stream: (eventsSent: Int, clientGone: Bool)?
     /// Time from the request's arrival to the response being queued (or the fault).
     public var elapsedMs: Double
     /// The body size received (the journal keeps the first `Limits.journalBodyBytes`).

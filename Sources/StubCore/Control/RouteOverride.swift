@@ -12,6 +12,8 @@ public struct RouteOverride: Sendable, Equatable {
     public var sequence: [String]
     /// How many sequence steps have been served.
     public var served: Int
+    /// Hold every matching request before its response until released (`{"hold": true}`).
+    public var hold = false
 
     /// Makes an override.
     public init(variant: String? = nil, delay: DelaySpec? = nil, fault: Fault? = nil, throttleBytesPerSecond: Int? = nil,
@@ -36,6 +38,7 @@ public struct RouteOverride: Sendable, Equatable {
             ("throttle", throttleBytesPerSecond.map { .object([("bytesPerSecond", .number(Double($0)))]) } ?? .null),
             ("sequence", .array(sequence.map { .string($0) })),
             ("sequenceRemaining", .array(remaining.map { .string($0) })),
+            ("hold", .bool(hold)),
         ])
     }
 }

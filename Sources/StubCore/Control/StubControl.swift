@@ -8,6 +8,11 @@ import Foundation
 /// each scoped by session (`X-Stub-Session`; nil is the global scope). The admin API and the
 /// Swift API on `StubServer` both call this one implementation.
 public final class StubControl: OverrideSource, Sendable {
+    /// Requests held by admin holds (see `StubControl+Holds.swift`).
+    let holds = Locked(HeldRequests())
+    /// Wakes held requests by ticket; set by the transport.
+    let releaser = Locked<(@Sendable ([UInt64]) -> Void)?>(nil)
+
     private struct State {
         var overrides: [String: [String: RouteOverride]] = [:]  // session key → route id → override
         var journal: RequestJournal
@@ -66,6 +71,8 @@ public final class StubControl: OverrideSource, Sendable {
             s.touch(session, now: now)
             s.overrides[StubControl.key(session), default: [:]][route.id] = o
         }
+        // Turning a hold off lets its requests go.
+        if !o.hold { release(routeID: route.id, session: session, count: nil) }
     }
 
     /// Removes the override of one route.
@@ -78,6 +85,7 @@ public final class StubControl: OverrideSource, Sendable {
                 if let session { s.sessions.forget(session) }
             }
         }
+        release(routeID: routeID, session: session, count: nil)
     }
 
     /// The override of one route, if any.
@@ -92,7 +100,7 @@ public final class StubControl: OverrideSource, Sendable {
 
     /// For the planner: the next sequence step, else the sticky override. Advances the sequence
     /// only when `advance` is true (a request that picks its own variant does not use up a step).
-    package func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision? {
+    package func decision(forRoute routeID: String, session: String?, advance: Bool, honorHold: Bool) -> OverrideDecision? {
         state.withLock { s -> OverrideDecision? in
             // Most requests come with no override anywhere: skip hashing the session and route.
             guard !s.overrides.isEmpty else { return nil }
@@ -100,6 +108,11 @@ public final class StubControl: OverrideSource, Sendable {
             // A session's state counts as used (and may turn out expired) only when it has some.
             if session != nil && s.overrides[key] != nil { s.touch(session, now: clock()) }
             guard var o = s.overrides[key]?[routeID] else { return nil }
+            if o.hold && honorHold {
+                var held = OverrideDecision()
+                held.hold = true
+                return held
+            }
             var decision = OverrideDecision(variant: o.variant, delay: o.delay, fault: o.fault, throttleBytesPerSecond: o.throttleBytesPerSecond)
             if advance && o.served < o.sequence.count {
                 decision.variant = o.sequence[o.served]
@@ -143,6 +156,7 @@ public final class StubControl: OverrideSource, Sendable {
             if let session { s.sessions.forget(session) }
             s.journal.removeAll { $0.record.session == session }
         }
+        wake(holds.withLock { $0.popAll(session: session) })
     }
 }
 

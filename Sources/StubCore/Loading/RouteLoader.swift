@@ -16,7 +16,8 @@ struct RouteLoader {
 
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
     static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description"]
-    static let variantKeys = ["status", "headers", "body", "error", "when", "description", "delay", "throttle", "fault", "template"]
+    static let variantKeys = ["status", "headers", "body", "error", "when", "description", "delay", "throttle", "fault", "template",
+                              "stream", "keepOpen"]
 
     var routeFile: String { "\(folder)/route.json" }
 
@@ -129,7 +130,10 @@ struct RouteLoader {
             }
             guard StubLoader.isStubFile(entry) else { continue }
             let ext = PathText.pathExtension(entry).lowercased()
-            let name = PathText.deletingPathExtension(entry)
+            var name = PathText.deletingPathExtension(entry)
+            // `200.events.json`: server-sent events for variant 200.
+            let isEvents = ext == "json" && name.lowercased().hasSuffix(".events")
+            if isEvents { name = String(name.dropLast(".events".count)) }
             guard BodyFile.leadingStatus(name) != nil, BodyFile.isVariantName(name) else {
                 log.addFile(relative, "expected a body file named <status>.<ext> or <status>-<name>.<ext> (like 200.json or 404-missing.json)")
                 continue
@@ -147,14 +151,15 @@ struct RouteLoader {
                 continue
             }
             var jsonError: StubProblem?
-            if ext == "json" {
+            if ext == "json" && !isEvents {
                 do { _ = try JSONParser.parse(bytes) } catch {
                     // Reported by the variant unless it is a template (checked with placeholders filled).
                     jsonError = StubProblem(file: relative, location: .position(line: error.line, column: error.column),
                                             message: "not valid JSON: \(error.message)")
                 }
             }
-            files[name] = BodyFile(relative: relative, bytes: bytes, contentType: contentType, jsonError: jsonError)
+            files[name] = BodyFile(relative: relative, bytes: bytes, contentType: isEvents ? "text/event-stream; charset=utf-8" : contentType,
+                                   jsonError: jsonError, isEvents: isEvents)
         }
         return files
     }
@@ -167,11 +172,13 @@ package struct BodyFile {
     let contentType: String
     /// Why the file is not valid JSON, for a `.json` file that is not.
     var jsonError: StubProblem?
+    /// An `.events.json` file: the variant streams server-sent events.
+    var isEvents = false
 
     package static let contentTypes: [String: String] = [
         "json": "application/json; charset=utf-8", "txt": "text/plain; charset=utf-8",
         "html": "text/html; charset=utf-8", "xml": "application/xml; charset=utf-8",
-        "csv": "text/csv; charset=utf-8", "bin": "application/octet-stream",
+        "csv": "text/csv; charset=utf-8", "bin": "application/octet-stream", "ndjson": "application/x-ndjson",
         "png": "image/png", "jpg": "image/jpeg", "gif": "image/gif", "pdf": "application/pdf",
     ]
 

@@ -24,6 +24,9 @@ struct VariantContext {
         var description: String?
         var errorValues: [String: String]?
         var isTemplate = false
+        var every: DelaySpec?
+        var keepOpen = false
+        var cutAfter: Int?
         if let json, let members = reader.object(json, at: path, allowed: RouteLoader.variantKeys) {
             for (key, value) in members {
                 let p = ValueReader.join(path, key)
@@ -47,7 +50,21 @@ struct VariantContext {
                     isTemplate = flag
                 case "delay": variantDelay = reader.delay(value, at: p) ?? variantDelay
                 case "throttle": variantThrottle = reader.throttle(value, at: p) ?? variantThrottle
-                default: fault = reader.fault(value, at: p)
+                case "stream":
+                    guard let members = reader.object(value, at: p, allowed: ["every"]), let spec = members.first?.value else {
+                        if case .object = value { reader.fail(p, "expected {\"every\": a delay object}") }
+                        continue
+                    }
+                    every = reader.delay(spec, at: ValueReader.join(p, "every"))
+                case "keepOpen":
+                    guard case .bool(let flag) = value else { reader.fail(p, "expected true or false, found \(value.kindDescription)"); continue }
+                    keepOpen = flag
+                default:
+                    if case .object = value {
+                        cutAfter = cutAfterFault(value, at: p)
+                    } else {
+                        fault = reader.fault(value, at: p)
+                    }
                 }
             }
         }
@@ -74,12 +91,34 @@ struct VariantContext {
             reader.fail(path, "expected a status: start the name with one (\"401-\(name)\") or add \"status\"")
             return nil
         }
+        let stream = makeStream(file: file, every: every, keepOpen: keepOpen, at: path)
+        if cutAfter != nil && stream == nil { reader.fail(ValueReader.join(path, "fault"), "expected cutAfter only on a stream (an .events.json file, or an .ndjson file with \"stream\")") }
         var merged: [HTTPHeader] = []
         if let contentType, body != nil { merged.set("Content-Type", contentType) }
+        if let stream, stream.format == .serverSentEvents { merged.set("Cache-Control", "no-cache") }
         for h in baseHeaders + headers { merged.set(h.name, h.value) }
         return Variant(name: name, status: finalStatus, headers: merged, body: body ?? [], condition: condition,
                        delay: variantDelay, throttleBytesPerSecond: variantThrottle, fault: fault, template: template,
-                       description: description)
+                       description: description, stream: stream, cutAfter: cutAfter)
+    }
+
+    /// The stream of an `.events.json` file, or of an `.ndjson` file with `"stream"`.
+    private func makeStream(file: BodyFile?, every: DelaySpec?, keepOpen: Bool, at path: String) -> EventStream? {
+        let events = EventFileReader(reader: ValueReader(file: file?.relative ?? reader.file, log: reader.log))
+        if let file, file.isEvents { return events.serverSentEvents(file.bytes, keepOpen: keepOpen) }
+        if let file, file.relative.lowercased().hasSuffix(".ndjson"), every != nil { return events.ndjsonLines(file.bytes, every: every, keepOpen: keepOpen) }
+        if every != nil { reader.fail(ValueReader.join(path, "stream"), "expected an .ndjson body file to stream line by line") }
+        if keepOpen { reader.fail(ValueReader.join(path, "keepOpen"), "expected keepOpen only on a stream (an .events.json file, or an .ndjson file with \"stream\")") }
+        return nil
+    }
+
+    /// `{"cutAfter": N}`: the stream's connection is reset after N events.
+    private func cutAfterFault(_ value: JSONValue, at path: String) -> Int? {
+        guard let members = reader.object(value, at: path, allowed: ["cutAfter"]), let n = members.first?.value else {
+            if case .object(let m) = value, m.isEmpty { reader.fail(path, "expected {\"cutAfter\": N} or a fault name") }
+            return nil
+        }
+        return reader.int(n, at: ValueReader.join(path, "cutAfter"), in: 0...1_000_000)
     }
 
     /// Parses a templated body; a JSON body must be valid JSON once each placeholder is filled.

@@ -20,11 +20,15 @@ public final class Variant: Sendable {
     public let template: ResponseTemplate?
     /// A human note from route.json.
     public let description: String?
+    /// When set, the body is sent as these events over time instead of at once.
+    public let stream: EventStream?
+    /// For a stream: reset the connection after this many events (`"fault": {"cutAfter": N}`).
+    public let cutAfter: Int?
 
     /// Makes a variant from prepared parts.
     public init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
                 delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, template: ResponseTemplate? = nil,
-                description: String? = nil) {
+                description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil) {
         self.name = name
         self.status = status
         self.headers = headers
@@ -35,5 +39,7 @@ public final class Variant: Sendable {
         self.fault = fault
         self.template = template
         self.description = description
+        self.stream = stream
+        self.cutAfter = cutAfter
     }
 }

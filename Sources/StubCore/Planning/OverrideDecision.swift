@@ -10,6 +10,8 @@ package struct OverrideDecision: Sendable, Equatable {
     package var fault: Fault?
     /// A body rate that beats the stub files.
     package var throttleBytesPerSecond: Int?
+    /// Hold the request until the test releases it; nothing else is decided yet.
+    package var hold = false
 
     /// Makes a decision.
     package init(variant: String? = nil, fromSequence: Bool = false, delay: DelaySpec? = nil, fault: Fault? = nil,
@@ -26,5 +28,14 @@ package struct OverrideDecision: Sendable, Equatable {
 package protocol OverrideSource: Sendable {
     /// The override for the next request to `routeID` in `session` (nil = global scope);
     /// `advance` is false when the request picked its own variant, so no sequence step is used.
-    func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision?
+    /// With `honorHold`, a held route's decision is only `hold` (no step used); a request
+    /// released from a hold asks again without it.
+    func decision(forRoute routeID: String, session: String?, advance: Bool, honorHold: Bool) -> OverrideDecision?
+}
+
+extension OverrideSource {
+    /// The decision for a request that is not held (a release, or a caller that never holds).
+    package func decision(forRoute routeID: String, session: String?, advance: Bool) -> OverrideDecision? {
+        decision(forRoute: routeID, session: session, advance: advance, honorHold: false)
+    }
 }

@@ -13,6 +13,8 @@ package struct RequestControls: Sendable, Equatable {
     package var fault: Fault?
     /// Bytes per second to send the body at.
     package var throttleBytesPerSecond: Int?
+    /// For a streamed body: reset the connection after this many events (`cut-after=N`).
+    package var cutAfter: Int?
 
     /// Reads the controls by lookup; a malformed control is a 400 reply, never ignored. The control
     /// query parameters are left out of the request's journal copy (`RequestHead.snapshot()`).
@@ -30,10 +32,16 @@ package struct RequestControls: Sendable, Equatable {
             controls.delayMs = ms
         }
         if let text = value(header: "X-Stub-Fault", query: "__fault") {
-            guard let fault = Fault(rawValue: text.trimmingASCIISpaces()) else {
-                return .failure(ReplyFailure(.error(400, "unknown fault", [("value", .string(text)), ("faults", .array(Fault.allCases.map { .string($0.rawValue) }))])))
+            let name = text.trimmingASCIISpaces()
+            if name.hasPrefix("cut-after="), let n = Int(name.dropFirst("cut-after=".count)), n >= 0 {
+                controls.cutAfter = n
+            } else if let fault = Fault(rawValue: name) {
+                controls.fault = fault
+            } else {
+                return .failure(ReplyFailure(.error(400, "unknown fault", [
+                    ("value", .string(text)), ("faults", .array(Fault.allCases.map { .string($0.rawValue) } + [.string("cut-after=N")])),
+                ])))
             }
-            controls.fault = fault
         }
         if let text = value(header: "X-Stub-Throttle", query: "__throttle") {
             guard let rate = Int(text.trimmingASCIISpaces()), rate >= 1 else {

@@ -53,6 +53,10 @@ package struct ResponsePlan: Sendable {
     package var scopedPath: String?
     /// False for admin calls, which the journal leaves out.
     package var journaled = true
+    /// The variant's events and when each is due, for a streamed body.
+    package var stream: PlannedStream?
+    /// An admin hold: the transport waits for a release, then plans again.
+    package var hold = false
     /// No route matched (a 404 or 405): a proxy may answer instead.
     package var unmatched = false
     /// The reply comes from the upstream (`--proxy-unmatched`).
@@ -87,5 +91,30 @@ package struct DeferredReply: Sendable {
     /// Wraps the work that makes the reply.
     package init(_ make: @escaping @Sendable () -> Reply) {
         self.make = make
+    }
+}
+
+/// A stream as one request gets it: the events left after `Last-Event-ID`, each one's due time
+/// (drawn once, in ms after the first byte), and whether to cut or keep the connection open.
+package struct PlannedStream: Sendable {
+    /// The events to send.
+    package var events: [EventStream.Event]
+    /// Milliseconds after the first byte at which each event is due.
+    package var dueMs: [Int]
+    /// Keep the response open after the last event.
+    package var keepOpen: Bool
+    /// Reset the connection after this many events.
+    package var cutAfter: Int?
+
+    /// Plans `stream` for a request that last saw `lastEventID`.
+    package init(_ stream: EventStream, lastEventID: String?, cutAfter: Int?) {
+        events = Array(stream.events(after: lastEventID))
+        var at = 0
+        dueMs = events.map { event in
+            at += event.after?.sample() ?? 0
+            return at
+        }
+        keepOpen = stream.keepOpen
+        self.cutAfter = cutAfter
     }
 }

@@ -14,7 +14,8 @@ package struct ResponsePlanner: Sendable {
     }
 
     /// Plans the response for a request held by the transport; values are read by lookup.
-    package func plan(_ request: any RequestHead, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil) -> ResponsePlan {
+    package func plan(_ request: any RequestHead, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil,
+                      releasedFromHold: Bool = false) -> ResponsePlan {
         if let bad = PathDecoding.problem(in: request.path) {
             return .reply(.error(400, "invalid path", [
                 ("path", .string(request.path)), ("segment", .string(bad.segment)), ("expected", .string(bad.expected)),
@@ -38,7 +39,14 @@ package struct ResponsePlanner: Sendable {
             return plan
         case .route(let routeIndex):
             let route = catalog.routes[routeIndex]
-            let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil)
+            let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil, honorHold: !releasedFromHold)
+            if decision?.hold == true {
+                var held = ResponsePlan(response: .reply(Reply(status: 503)), status: 503)
+                held.hold = true
+                held.routeID = route.id
+                held.route = route
+                return held
+            }
             var view = RequestView(request, template: route.template)
             let chosen: (index: Int, selection: ResponsePlan.Selection)
             switch choose(route, controls: controls, decision: decision, view: &view) {
@@ -53,6 +61,9 @@ package struct ResponsePlanner: Sendable {
             plan.fault = fault
             plan.throttleBytesPerSecond = controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond
             plan.renderedBody = variant.template?.render(&view)
+            if let stream = variant.stream, fault == nil {
+                plan.stream = PlannedStream(stream, lastEventID: request.header("Last-Event-ID"), cutAfter: controls.cutAfter ?? variant.cutAfter)
+            }
             plan.routeID = route.id
             plan.route = route
             plan.variantName = variant.name

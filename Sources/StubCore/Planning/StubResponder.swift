@@ -21,7 +21,7 @@ package final class StubResponder: Sendable {
     }
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
-    package func respond(to request: any RequestHead, catalog: StubCatalog) -> ResponsePlan {
+    package func respond(to request: any RequestHead, catalog: StubCatalog, releasedFromHold: Bool = false) -> ResponsePlan {
         // An empty session header is no session: "" must never name (and so expire) the global scope.
         var session = request.mayCarryControls ? request.header(Limits.sessionHeader).flatMap { $0.isEmpty ? nil : $0 } : nil
         var head = request
@@ -46,7 +46,7 @@ package final class StubResponder: Sendable {
             if case .reply(let reply) = plan.response { plan.status = reply.status }
             plan.journaled = false
         } else {
-            plan = planner.plan(head, catalog: catalog, overrides: control, session: session)
+            plan = planner.plan(head, catalog: catalog, overrides: control, session: session, releasedFromHold: releasedFromHold)
             if plan.unmatched, let unmatched {
                 // The whole request goes upstream, on a background thread: the answer may take long.
                 let call = head.snapshot()
@@ -84,7 +84,8 @@ package final class StubResponder: Sendable {
 
     /// Journals and logs a finished request. `status` is what was sent (0 for a fault),
     /// `bodyBytes` the body size received. Nothing is copied when neither the journal nor a logger takes it.
-    package func completed(_ plan: ResponsePlan, request: any RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int) {
+    package func completed(_ plan: ResponsePlan, request: any RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int,
+                           stream: (eventsSent: Int, clientGone: Bool)? = nil) {
         guard keepsRecord(of: plan) else { return }
         let journals = plan.journaled && control.keepsJournal
         var snapshot = request.snapshot()
@@ -93,6 +94,7 @@ package final class StubResponder: Sendable {
                                    status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes)
         record.route = plan.route
         record.proxied = plan.proxied
+        record.stream = stream
         logger?.log(record)
         if journals { control.record(record) }
     }

@@ -60,6 +60,8 @@ final class RequestBridge: Sendable {
             suspensions.didResume(&context.suspension)
             complete(context, status: 0, fault: .hang)
             return .close
+        case .held:
+            return released(connection, context)
         case .deferred:
             suspensions.didResume(&context.suspension)
             guard let reply = context.deferredReply?.withLock({ $0 }), !suspensions.isStopping else { return .close }
@@ -73,6 +75,8 @@ final class RequestBridge: Sendable {
     /// libmicrohttpd is done with the request, also when the client left while it was suspended.
     func completed(_ context: RequestContext) {
         suspensions.didResume(&context.suspension)
+        // The client left while held.
+        if let ticket = context.holdTicket { _ = responder.control.holdEnded(ticket: ticket) }
         if let admitted = context.admitted { admission.requestDone(admitted, now: MonotonicClock.now()) }
     }
 
@@ -83,16 +87,55 @@ final class RequestBridge: Sendable {
         let prepared = store.current
         if responder.recordsRequests { context.takeCopy() }
         let plan = responder.respond(to: context, catalog: prepared.catalog)
+        context.prepared = prepared
+        // A held request keeps its body: it is planned again when released.
+        if plan.hold { return hold(plan, connection, context) }
+        return proceed(plan, connection, context)
+    }
+
+    /// Carries out a plan: a deferred reply, a wait for a delay or hang, or the response now.
+    private func proceed(_ plan: ResponsePlan, _ connection: MHDConnection, _ context: RequestContext) -> Outcome {
         context.releaseBody(keeping: responder.recordsRequests ? Limits.journalBodyBytes : 0)
         context.plan = plan
-        context.prepared = prepared
         if case .deferred(let work) = plan.response { return deferReply(work, connection, context) }
         guard plan.fault == .hang || plan.delayMs > 0 else { return finish(connection, context) }
         let extra = plan.fault == .hang ? hangCapNs : 0
-        let deadline = context.startNs + UInt64(plan.delayMs) * 1_000_000 + extra
+        let deadline = (context.releasedNs ?? context.startNs) + UInt64(plan.delayMs) * 1_000_000 + extra
         guard suspensions.suspend(connection.handle, mark: &context.suspension, until: deadline, using: { MHDConnection(handle: $0).suspend() }) != nil else { return .close }
         context.phase = plan.fault == .hang ? .hanging : .delayed
         return .proceed
+    }
+
+    /// Holds the request until the test releases it, the hang cap passes or the server stops.
+    private func hold(_ plan: ResponsePlan, _ connection: MHDConnection, _ context: RequestContext) -> Outcome {
+        context.plan = plan
+        let deadline = context.startNs &+ hangCapNs
+        guard let ticket = suspensions.suspend(connection.handle, mark: &context.suspension, until: deadline, using: { MHDConnection(handle: $0).suspend() })
+        else { return .close }
+        context.holdTicket = ticket
+        context.phase = .held
+        responder.control.holdStarted(ticket: ticket, routeID: plan.routeID ?? "", session: plan.session)
+        return .proceed
+    }
+
+    /// A held request runs again: released, it is planned afresh; woken by the hang cap or a
+    /// shutdown, it gets a 503 saying so.
+    private func released(_ connection: MHDConnection, _ context: RequestContext) -> Outcome {
+        suspensions.didResume(&context.suspension)
+        guard let ticket = context.holdTicket else { return .close }
+        context.holdTicket = nil
+        let stillHeld = responder.control.holdEnded(ticket: ticket)
+        if stillHeld || suspensions.isStopping {
+            let reply = Reply.error(503, "held response not released", [
+                ("route", .string(context.plan?.routeID ?? "")),
+                ("reason", .string(suspensions.isStopping ? "the server is stopping" : "the hang cap passed")),
+            ])
+            context.plan?.status = 503
+            return send(connection, context, status: 503, response: MHDResponse(bytes: reply.body, headers: reply.headers))
+        }
+        context.releasedNs = MonotonicClock.now()
+        guard let prepared = context.prepared else { return .close }
+        return proceed(responder.respond(to: context, catalog: prepared.catalog, releasedFromHold: true), connection, context)
     }
 
     /// Suspends the connection while a background thread makes the reply, then resumes it.
@@ -144,6 +187,7 @@ final class RequestBridge: Sendable {
     private func response(for plan: ResponsePlan, _ connection: MHDConnection, _ context: RequestContext) -> MHDResponse? {
         switch plan.response {
         case .variant(let variant, let key):
+            if let stream = plan.stream { return streamed(stream, variant: variant, plan: plan, connection, context) }
             let body = plan.renderedBody ?? variant.body
             if let rate = plan.throttleBytesPerSecond {
                 let throttled = ThrottledBody(body: body, bytesPerSecond: rate, connection: connection, suspensions: suspensions)
@@ -158,17 +202,31 @@ final class RequestBridge: Sendable {
         }
     }
 
+    /// A streamed body; the request is journaled when the stream ends, with what was sent.
+    private func streamed(_ stream: PlannedStream, variant: Variant, plan: ResponsePlan, _ connection: MHDConnection, _ context: RequestContext) -> MHDResponse? {
+        context.streaming = true
+        let status = plan.status
+        let body = StreamedBody(plan: stream, connection: connection, suspensions: suspensions, bytesPerSecond: plan.throttleBytesPerSecond,
+                                hangCapNs: hangCapNs) { [self] sent, gone in
+            complete(context, status: status, fault: nil, stream: (sent, gone))
+        }
+        var headers = variant.headers
+        headers.removeAll { $0.name.lowercased() == "content-length" }
+        return MHDResponse(streaming: body, headers: headers)
+    }
+
     private func send(_ connection: MHDConnection, _ context: RequestContext, status: Int, response: MHDResponse?) -> Outcome {
         guard let response else { return .close }
         let queued = connection.queue(status: status, response)
         context.phase = .answered
-        complete(context, status: status, fault: nil)
+        if !context.streaming { complete(context, status: status, fault: nil) }
         return queued ? .proceed : .close
     }
 
-    private func complete(_ context: RequestContext, status: Int, fault: Fault?) {
+    private func complete(_ context: RequestContext, status: Int, fault: Fault?, stream: (eventsSent: Int, clientGone: Bool)? = nil) {
         guard let plan = context.plan else { return }
         let elapsedMs = Double(MonotonicClock.now() - context.startNs) / 1_000_000
-        responder.completed(plan, request: context, status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen)
+        responder.completed(plan, request: context, status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: context.bodyBytesSeen,
+                            stream: stream)
     }
 }

@@ -13,6 +13,8 @@ final class RequestContext {
         case hanging
         /// Suspended while a background thread makes the reply (a reload).
         case deferred
+        /// Suspended by an admin hold until released (or the hang cap).
+        case held
         /// The response is queued (a throttled body may still be sending).
         case answered
     }
@@ -41,6 +43,12 @@ final class RequestContext {
     /// Whether a header name has the control prefix, learnt while checking the head.
     var controlHeaderSeen = false
     var plan: ResponsePlan?
+    /// The response is a stream, journaled when it ends rather than when it is queued.
+    var streaming = false
+    /// The wake-up ticket while an admin hold keeps the request waiting.
+    var holdTicket: UInt64?
+    /// When a hold let the request go: its delay counts from then.
+    var releasedNs: UInt64?
     var prepared: PreparedCatalog?
     /// Set through `SuspendedConnections` only.
     var suspension = SuspensionMark()

@@ -147,6 +147,24 @@ func stubdThrottleFree(_ cls: UnsafeMutableRawPointer?) {
     Unmanaged<ThrottledBody>.fromOpaque(cls).takeRetainedValue().responseFreed()
 }
 
+/// MHD's content reader for a streamed body (events, NDJSON lines).
+func stubdStreamRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+    guard let cls, let buffer else { return ContentReaderCode.endWithError }
+    let body = Unmanaged<StreamedBody>.fromOpaque(cls).takeUnretainedValue()
+    switch body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) {
+    case .copied(let count): return count
+    case .suspended: return 0
+    case .end: return ContentReaderCode.endOfStream
+    case .abort: return ContentReaderCode.endWithError
+    }
+}
+
+/// MHD frees a streamed response: it reports how the stream ended and is released.
+func stubdStreamFree(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<StreamedBody>.fromOpaque(cls).takeRetainedValue().responseFreed()
+}
+
 /// MHD's content reader for a truncated body: the bytes there are, then an error, on which MHD
 /// closes the connection short of the promised length.
 func stubdPartialRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {

@@ -25,6 +25,12 @@ final class MHDResponse: @unchecked Sendable {
         self.init(source: body, size: size, reader: stubdThrottleRead, free: stubdThrottleFree, headers: headers)
     }
 
+    /// A response of unknown length (chunked) whose events `body` sends as they fall due.
+    convenience init?(streaming body: StreamedBody, headers: [HTTPHeader]) {
+        // MHD_SIZE_UNKNOWN, a C macro with a cast.
+        self.init(source: body, size: -1, reader: stubdStreamRead, free: stubdStreamFree, headers: headers)
+    }
+
     /// A response that promises `size` body bytes but has only `partial`: libmicrohttpd sends the
     /// head and `partial`, then closes the connection (the `truncate` fault, through TLS too).
     convenience init?(partial: PartialBody, promising size: Int, headers: [HTTPHeader]) {
@@ -35,7 +41,7 @@ final class MHDResponse: @unchecked Sendable {
     /// `free` when libmicrohttpd frees the response.
     private init?(source: AnyObject, size: Int, reader: MHD_ContentReaderCallback, free: MHD_ContentReaderFreeCallback, headers: [HTTPHeader]) {
         let cls = Unmanaged.passRetained(source).toOpaque()
-        guard let made = MHD_create_response_from_callback(UInt64(size), 1024, reader, cls, free) else {
+        guard let made = MHD_create_response_from_callback(size < 0 ? UInt64.max : UInt64(size), 1024, reader, cls, free) else {
             Unmanaged<AnyObject>.fromOpaque(cls).release()
             return nil
         }

@@ -107,6 +107,8 @@ public final class StubServer: Sendable {
         }
         log = madeLog
         bridge = madeBridge!
+        let suspensions = bridge.suspensions
+        control.setReleaser { tickets in for ticket in tickets { suspensions.resumeEarly(ticket) } }
         var started: StubWatcher?
         // A started daemon owns its socket and closes it when stopped; the rest are closed here.
         var running: [MHDDaemon] = []

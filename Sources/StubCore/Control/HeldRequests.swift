@@ -1,0 +1,45 @@
+/// Requests held by an admin `hold`, per session and route, oldest first. The transport adds each
+/// held request's wake-up ticket and removes it when the request runs again; a release pops
+/// tickets and hands them to the transport's releaser, which wakes those requests.
+package struct HeldRequests: Sendable {
+    private var tickets: [String: [UInt64]] = [:]
+
+    static func key(_ session: String?, _ routeID: String) -> String { (session ?? "") + "\u{1}" + routeID }
+
+    mutating func add(_ ticket: UInt64, routeID: String, session: String?) {
+        tickets[HeldRequests.key(session, routeID), default: []].append(ticket)
+    }
+
+    /// Removes `ticket`; true when it was still held (the hang cap or a shutdown woke it, not a release).
+    mutating func remove(_ ticket: UInt64) -> Bool {
+        for (key, list) in tickets {
+            guard let index = list.firstIndex(of: ticket) else { continue }
+            tickets[key]?.remove(at: index)
+            if tickets[key]?.isEmpty == true { tickets[key] = nil }
+            return true
+        }
+        return false
+    }
+
+    /// Pops the oldest `count` (all when nil) of a route in a session.
+    mutating func pop(routeID: String, session: String?, count: Int?) -> [UInt64] {
+        let key = HeldRequests.key(session, routeID)
+        let list = tickets[key] ?? []
+        let taken = Array(list.prefix(count ?? list.count))
+        let rest = Array(list.dropFirst(taken.count))
+        tickets[key] = rest.isEmpty ? nil : rest
+        return taken
+    }
+
+    func count(routeID: String, session: String?) -> Int {
+        tickets[HeldRequests.key(session, routeID)]?.count ?? 0
+    }
+
+    /// Every ticket of a session (for a reset).
+    mutating func popAll(session: String?) -> [UInt64] {
+        let prefix = (session ?? "") + "\u{1}"
+        var taken: [UInt64] = []
+        for key in tickets.keys where key.hasPrefix(prefix) { taken += tickets.removeValue(forKey: key) ?? [] }
+        return taken
+    }
+}
