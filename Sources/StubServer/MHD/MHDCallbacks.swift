@@ -132,13 +132,7 @@ func stubdFindControlName(
 func stubdThrottleRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
     guard let cls, let buffer else { return ContentReaderCode.endWithError }
     let body = Unmanaged<ThrottledBody>.fromOpaque(cls).takeUnretainedValue()
-    let into = UnsafeMutableRawBufferPointer(start: buffer, count: max)
-    switch body.read(at: Int(position), into: into) {
-    case .copied(let count): return count
-    case .suspended: return 0
-    case .end: return ContentReaderCode.endOfStream
-    case .abort: return ContentReaderCode.endWithError
-    }
+    return ContentReaderCode.of(body.read(at: Int(position), into: UnsafeMutableRawBufferPointer(start: buffer, count: max)))
 }
 
 /// MHD frees a throttled response: releases the body retained in `MHDResponse.init(pulling:)`.
@@ -151,12 +145,7 @@ func stubdThrottleFree(_ cls: UnsafeMutableRawPointer?) {
 func stubdStreamRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
     guard let cls, let buffer else { return ContentReaderCode.endWithError }
     let body = Unmanaged<StreamedBody>.fromOpaque(cls).takeUnretainedValue()
-    switch body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) {
-    case .copied(let count): return count
-    case .suspended: return 0
-    case .end: return ContentReaderCode.endOfStream
-    case .abort: return ContentReaderCode.endWithError
-    }
+    return ContentReaderCode.of(body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)))
 }
 
 /// MHD frees a streamed response: it reports how the stream ended and is released.
@@ -184,4 +173,14 @@ func stubdPartialFree(_ cls: UnsafeMutableRawPointer?) {
 private enum ContentReaderCode {
     static let endOfStream = -1
     static let endWithError = -2
+
+    /// What a content reader returns for one read: bytes copied, 0 while suspended, or an end.
+    static func of(_ result: ThrottledBody.ReadResult) -> Int {
+        switch result {
+        case .copied(let count): return count
+        case .suspended: return 0
+        case .end: return endOfStream
+        case .abort: return endWithError
+        }
+    }
 }
