@@ -24,17 +24,23 @@ let package = Package(
             pkgConfig: "gnutls",
             providers: [.apt(["libgnutls28-dev"]), .brew(["gnutls"])]
         ),
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
         .systemLibrary(name: "CSystem"),
         .target(name: "StubCore"),
         .target(name: "StubTLS", dependencies: ["StubCore", "CGnuTLS"]),
         .target(name: "StubCapture", dependencies: ["StubCore"]),
         .target(name: "StubProxy", dependencies: ["StubCore", "StubCapture"]),
-        .target(name: "StubServer", dependencies: ["StubCore", "StubTLS", "StubProxy", "CMicroHTTPD"]),
+        .target(name: "StubContract", dependencies: ["StubCore", "StubCapture", "CYAML"]),
+        .target(name: "StubServer", dependencies: ["StubCore", "StubTLS", "StubProxy", "StubContract", "CMicroHTTPD"]),
         .target(name: "StubTesting"),
         .target(name: "StubdClient"),
-        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "CSystem"]),
+        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubTesting"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubTesting", "StubdClient"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubTesting", "StubdClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,6 +6,12 @@ extension CaptureLayout {
     public struct File: Sendable {
         public var path: String
         public var bytes: [UInt8]
+
+        /// A file at `path` (relative to the stub root) holding `bytes`.
+        public init(path: String, bytes: [UInt8]) {
+            self.path = path
+            self.bytes = bytes
+        }
     }
 
     /// Every file of `service`: `_service.json`, then per route its body files and `route.json`

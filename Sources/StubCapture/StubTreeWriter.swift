@@ -37,6 +37,20 @@ public struct StubTreeWriter: Sendable {
         }
     }
 
+    /// Writes `files` (paths relative to the root). The folders holding a `route.json` among them
+    /// are route folders: without `overwrite`, an existing route folder or file stops the write
+    /// before anything is written; with it, those route folders lose their other files first.
+    public func write(files: [CaptureLayout.File], overwrite: Bool) throws(CaptureWriteError) {
+        let routeFolders = files.filter { $0.path.hasSuffix("/route.json") }.map { String($0.path.dropLast("/route.json".count)) }
+        if !overwrite {
+            if let folder = routeFolders.first(where: exists) { throw CaptureWriteError(path: folder + "/", problem: "already exists; pass --overwrite to replace it") }
+            if let file = files.first(where: { exists($0.path) }) { throw CaptureWriteError(path: file.path, problem: "already exists; pass --overwrite to replace it") }
+        } else {
+            for folder in routeFolders { try clear(folder) }
+        }
+        for file in files { try put(file) }
+    }
+
     /// Replaces the folder of `service` as a whole (a recording owns its service folders).
     public func replace(_ service: CaptureLayout.Service, of layout: CaptureLayout) throws(CaptureWriteError) {
         let staging = ".stubd-staging-\(service.name)"

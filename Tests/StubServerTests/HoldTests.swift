@@ -71,10 +71,13 @@ import Testing
         #expect(capped.status == 503 && monotonicMs() - start >= 280)
         #expect((try capped.json() as? [String: Any])?["reason"] as? String == "the hang cap passed")
         #expect(server.heldCount(route: "app/users") == 0)
-        try server.hold(route: "app/user")
-        async let stopping = Curl.run(["-s", "-w", "\n%{http_code}", server.url("/api/v1/users/1").absoluteString])
-        #expect(await server.waitUntilHeld(route: "app/user"))
         try await OffPool.run { server.stop() }
+        // With the default cap (300 s) only the shutdown ends the hold.
+        let stoppingServer = try StubServer(stubsAt: Repository.shippedStubs)
+        try stoppingServer.hold(route: "app/user")
+        async let stopping = Curl.run(["-s", "-w", "\n%{http_code}", stoppingServer.url("/api/v1/users/1").absoluteString])
+        #expect(await stoppingServer.waitUntilHeld(route: "app/user"))
+        try await OffPool.run { stoppingServer.stop() }
         let got = try await stopping
         #expect(got.stdout.hasSuffix("\n503") && got.stdout.contains("the server is stopping"), "\(got.stdout) \(got.exitCode)")
     }

@@ -81,6 +81,7 @@ extension AdminAPI {
             ("elapsedMs", .number((r.elapsedMs * 1000).rounded() / 1000)),
             ("fault", r.fault.map { .string($0.rawValue) } ?? .null),
             ("proxied", .bool(r.proxied)),
+            ("contract", r.contract.map { .array($0.map { .object([("where", .string($0.location)), ("problem", .string($0.problem))]) }) } ?? .null),
             ("eventsSent", r.stream.map { .number(Double($0.eventsSent)) } ?? .null),
             ("clientGone", r.stream.map { .bool($0.clientGone) } ?? .null),
             ("session", r.session.map { .string($0) } ?? .null),

@@ -97,6 +97,7 @@ package struct AdminAPI: Sendable {
             ("routes", .number(Double(host.currentCatalog.routes.count))),
             ("stubsLoadedAt", .string(ISO8601.format(report.loadedAt))),
             ("version", .string(version)),
+            ("contractViolations", .number(Double(control.contractViolationCount))),
         ]
         if !report.problems.isEmpty { members.append(("errors", .array(report.problems.map { .string($0.description) }))) }
         return .json(200, .object(members))

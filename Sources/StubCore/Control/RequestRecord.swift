@@ -31,6 +31,8 @@ public struct RequestRecord: Sendable {
     public var fault: Fault?
     /// True when the response came from the upstream (`--proxy-unmatched`).
     public var proxied = false
+    /// How the request broke its API contract (`serve --openapi`); nil when not checked.
+    public var contract: [ContractViolation]?
     /// For a streamed body: the events sent, and whether the client left before the end.
     public var stream: (eventsSent: Int, clientGone: Bool)?
     /// Time from the request's arrival to the response being queued (or the fault).

@@ -12,6 +12,14 @@ public final class StubControl: OverrideSource, Sendable {
     let holds = Locked(HeldRequests())
     /// Wakes held requests by ticket; set by the transport.
     let releaser = Locked<(@Sendable ([UInt64]) -> Void)?>(nil)
+    /// Requests that broke the API contract so far (`serve --openapi`).
+    private let violations = Locked(0)
+
+    /// Counts one request that broke the contract.
+    package func countContractViolation() { violations.withLock { $0 += 1 } }
+
+    /// Requests that broke the API contract since start.
+    public var contractViolationCount: Int { violations.withLock { $0 } }
 
     private struct State {
         var overrides: [String: [String: RouteOverride]] = [:]  // session key → route id → override

@@ -24,6 +24,7 @@ struct VariantContext {
         var description: String?
         var errorValues: [String: String]?
         var isTemplate = false
+        var bodySource = file?.relative
         var every: DelaySpec?
         var keepOpen = false
         var cutAfter: Int?
@@ -42,6 +43,7 @@ struct VariantContext {
                     if let file { reader.fail(p, "expected either \(file.relative) or an inline body, found both") }
                     body = Array(value.serialized(pretty: true).utf8)
                     contentType = "application/json; charset=utf-8"
+                    bodySource = "\(reader.file): \(p)"
                 case "error": errorValues = errorObject(value, at: p)
                 case "when": condition = reader.condition(value, at: p, parameters: parameters)
                 case "description": description = reader.string(value, at: p)
@@ -77,6 +79,7 @@ struct VariantContext {
                 }
                 body = Array(envelope.render(values, status: status ?? 0).serialized(pretty: true).utf8)
                 contentType = "application/json; charset=utf-8"
+                bodySource = "\(reader.file): \(ValueReader.join(path, "error"))"
             } else {
                 reader.fail(ValueReader.join(path, "error"), "expected an errorEnvelope in the service's _service.json to render this error, found none")
             }
@@ -99,7 +102,7 @@ struct VariantContext {
         for h in baseHeaders + headers { merged.set(h.name, h.value) }
         return Variant(name: name, status: finalStatus, headers: merged, body: body ?? [], condition: condition,
                        delay: variantDelay, throttleBytesPerSecond: variantThrottle, fault: fault, template: template,
-                       description: description, stream: stream, cutAfter: cutAfter)
+                       description: description, stream: stream, cutAfter: cutAfter, bodySource: body == nil ? nil : bodySource)
     }
 
     /// The stream of an `.events.json` file, or of an `.ndjson` file with `"stream"`.

@@ -24,11 +24,14 @@ public final class Variant: Sendable {
     public let stream: EventStream?
     /// For a stream: reset the connection after this many events (`"fault": {"cutAfter": N}`).
     public let cutAfter: Int?
+    /// Where the body comes from, for messages: the body file (`app/user/200.json`) or the place in
+    /// route.json (`app/user/route.json: variants.404.error`); nil without a body.
+    public let bodySource: String?
 
     /// Makes a variant from prepared parts.
     public init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
                 delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, template: ResponseTemplate? = nil,
-                description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil) {
+                description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil, bodySource: String? = nil) {
         self.name = name
         self.status = status
         self.headers = headers
@@ -41,5 +44,6 @@ public final class Variant: Sendable {
         self.description = description
         self.stream = stream
         self.cutAfter = cutAfter
+        self.bodySource = bodySource
     }
 }

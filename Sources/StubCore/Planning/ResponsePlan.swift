@@ -55,6 +55,8 @@ package struct ResponsePlan: Sendable {
     package var journaled = true
     /// The variant's events and when each is due, for a streamed body.
     package var stream: PlannedStream?
+    /// Contract violations (`--openapi`); nil when not checked.
+    package var contract: [ContractViolation]?
     /// An admin hold: the transport waits for a release, then plans again.
     package var hold = false
     /// No route matched (a 404 or 405): a proxy may answer instead.

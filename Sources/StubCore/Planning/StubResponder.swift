@@ -9,15 +9,18 @@ package final class StubResponder: Sendable {
     let logger: (any RequestLogger)?
     /// Answers requests no route matches (`--proxy-unmatched`); nil answers them with 404 or 405.
     let unmatched: (any UnmatchedRequestHandler)?
+    /// Checks requests to stubbed routes against an API contract (`--openapi`).
+    let contract: (any RequestContract)?
 
     /// A responder; `admin` nil turns the admin API off, `logger` nil the access log.
     package init(control: StubControl, admin: AdminAPI?, baseDelayMs: Int = 0, logger: (any RequestLogger)? = nil,
-                 unmatched: (any UnmatchedRequestHandler)? = nil) {
+                 unmatched: (any UnmatchedRequestHandler)? = nil, contract: (any RequestContract)? = nil) {
         self.control = control
         self.admin = admin
         self.planner = ResponsePlanner(baseDelayMs: max(0, min(baseDelayMs, Limits.maxDurationMs)))
         self.logger = logger
         self.unmatched = unmatched
+        self.contract = contract
     }
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
@@ -53,10 +56,30 @@ package final class StubResponder: Sendable {
                 plan.response = .deferred(DeferredReply { unmatched.reply(to: call) })
                 plan.proxied = true
             }
+            if let contract, !plan.hold, let route = plan.route { check(&plan, head, route: route, contract: contract) }
         }
         plan.session = session
         plan.scopedPath = scopedPath
         return plan
+    }
+
+    /// Notes a request's contract violations on its plan; when enforced, answers them instead.
+    private func check(_ plan: inout ResponsePlan, _ head: any RequestHead, route: Route, contract: any RequestContract) {
+        guard let violations = contract.violations(of: head, route: route) else { return }
+        plan.contract = violations
+        guard !violations.isEmpty else { return }
+        control.countContractViolation()
+        guard contract.enforces else { return }
+        let status = violations.allSatisfy(\.isBodySchema) ? 422 : 400
+        let reply = Reply.error(status, "request does not match the API contract", [
+            ("route", .string(route.id)),
+            ("problems", .array(violations.map { .object([("where", .string($0.location)), ("problem", .string($0.problem))]) })),
+        ])
+        plan.response = .reply(reply)
+        plan.status = status
+        plan.fault = nil
+        plan.delayMs = 0
+        plan.variantName = nil
     }
 
     /// False for most paths, by their second byte: only `/_…` can be the admin API or a session.
@@ -95,6 +118,7 @@ package final class StubResponder: Sendable {
         record.route = plan.route
         record.proxied = plan.proxied
         record.stream = stream
+        record.contract = plan.contract
         logger?.log(record)
         if journals { control.record(record) }
     }

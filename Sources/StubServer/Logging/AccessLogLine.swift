@@ -10,7 +10,8 @@ enum AccessLogLine {
         case .text:
             let outcome = r.fault.map { "fault:\($0.rawValue)" } ?? String(r.status)
             let target = r.proxied ? "proxied" : r.routeID.map { "\($0) [\(r.variant ?? "-")]" } ?? "-"
-            return "\(r.request.method) \(r.request.path)\(query) \(outcome) \(target) \(ms) ms\n"
+            let contract = r.contract.map { $0.isEmpty ? "" : " contract:\($0.count)" } ?? ""
+            return "\(r.request.method) \(r.request.path)\(query) \(outcome) \(target) \(ms) ms\(contract)\n"
         case .json:
             var members: [(key: String, value: JSONValue)] = [
                 ("method", .string(r.request.method)), ("path", .string(r.request.path + query)),
@@ -19,6 +20,9 @@ enum AccessLogLine {
             ]
             if let fault = r.fault { members.append(("fault", .string(fault.rawValue))) }
             if r.proxied { members.append(("proxied", .bool(true))) }
+            if let contract = r.contract, !contract.isEmpty {
+                members.append(("contract", .array(contract.map { .object([("where", .string($0.location)), ("problem", .string($0.problem))]) })))
+            }
             if r.delayMs > 0 { members.append(("delayMs", .number(Double(r.delayMs)))) }
             if r.request.scheme == .https { members.append(("scheme", .string(r.request.scheme.rawValue))) }
             return JSONValue.object(members).serialized() + "\n"

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubContract
 import StubProxy
 
 /// A stub HTTP server over libmicrohttpd serving one stub directory. Start it in-process from a
@@ -82,6 +83,15 @@ public final class StubServer: Sendable {
         self.store = store
         control = StubControl(journalSize: configuration.journalSize, sessionIdleSeconds: configuration.sessionIdleSeconds,
                               maxSessions: configuration.maxSessions)
+        let contract: ContractChecker?
+        do {
+            contract = try configuration.openAPI.map { url throws(ContractError) in
+                ContractChecker(document: try OpenAPIDocument(path: url.path), enforces: configuration.openAPIEnforce)
+            }
+        } catch {
+            for socket in sockets { close(socket.fd) }
+            throw StubServerError.contract(error.description)
+        }
         let madeRecorder = configuration.recordProxiedInto.map { ProxyRecorder(root: $0.path, log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) }) }
         recorder = madeRecorder
         let forwarder = configuration.proxyUnmatched.map { UpstreamForwarder(upstream: $0, timeout: configuration.proxyTimeoutSeconds, recorder: madeRecorder) }
@@ -93,7 +103,7 @@ public final class StubServer: Sendable {
             let admin = configuration.adminEnabled
                 ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current) : nil
             let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog,
-                                          unmatched: forwarder)
+                                          unmatched: forwarder, contract: contract)
             let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { _ = shutdown($0, Int32(SHUT_RDWR)) },
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
             madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, hangCapMs: configuration.hangCapMs,

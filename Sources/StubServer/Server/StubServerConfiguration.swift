@@ -81,6 +81,13 @@ public struct StubServerConfiguration: Sendable {
     /// the stub directory being served, so live reload serves them next time).
     public var recordProxiedInto: URL?
 
+    /// An OpenAPI document (JSON or YAML) that requests to stubbed routes are checked against
+    /// (`--openapi`): violations go into the journal, the access log and the health count.
+    public var openAPI: URL?
+    /// Answer requests that break the contract with 400 (or 422 for a body that does not fit its
+    /// schema) instead of the stub (`--openapi-enforce`).
+    public var openAPIEnforce = false
+
     /// HTTPS on its own port beside plain HTTP (or alone); nil serves plain HTTP only.
     public var tls: TLS?
 

@@ -14,6 +14,8 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
     case daemonFailed
     /// libmicrohttpd refused to start with the TLS key material.
     case tlsFailed
+    /// The OpenAPI document given with `--openapi` cannot be used.
+    case contract(String)
 
     /// The error for a failed system call; `address` names what was being bound, if anything.
     init(_ error: SystemCallError, address: String? = nil) {
@@ -29,6 +31,7 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
         case .system(let call, let code): return "\(call) failed: \(String(cString: strerror(code)))"
         case .daemonFailed: return "libmicrohttpd could not start the daemon"
         case .tlsFailed: return "libmicrohttpd could not start HTTPS with the certificate and key given"
+        case .contract(let why): return "cannot check requests against the OpenAPI document: \(why)"
         }
     }
 }

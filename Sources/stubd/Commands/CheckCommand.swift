@@ -5,10 +5,12 @@ import StubServer
 enum CheckCommand {
     static let usage = StubDirectoryArgument.usage(
         command: "check", overview: "Validate a stub directory and print every problem as `file: json.path: message`.",
-        options: ["--strict              Treat warnings (links leaving the stub directory) as problems"])
+        options: ["--openapi SPEC          Also check every JSON body against the OpenAPI document SPEC (JSON or YAML)",
+                  "--strict              Treat warnings (links leaving the stub directory; with --openapi, routes,",
+                  "                      statuses and operations only one side has) as problems"])
 
     static func run(_ arguments: [String]) -> Int32 {
-        guard let parsed = StubDirectoryArgument.parse(arguments, usage: usage, flags: ["--strict"]) else { return 2 }
+        guard let parsed = StubDirectoryArgument.parse(arguments, usage: usage, flags: ["--strict"], values: ["--openapi"]) else { return 2 }
         let directory = parsed.directory
         if directory.isEmpty { print(usage); return 0 }
         switch StubLoader.load(directory: directory) {
@@ -18,6 +20,9 @@ enum CheckCommand {
             if parsed.flags.contains("--strict") && !catalog.warnings.isEmpty {
                 StubdCommand.printError("\(directory): \(catalog.warnings.count) warning(s), failing because of --strict")
                 return 1
+            }
+            if let spec = parsed.values["--openapi"] {
+                return ContractCheckReport.run(catalog: catalog, directory: directory, spec: spec, strict: parsed.flags.contains("--strict"), variants: variants)
             }
             print("\(directory): OK, \(catalog.routes.count) routes, \(variants) variants")
             return 0
@@ -49,12 +54,21 @@ enum StubDirectoryArgument {
 
     /// The directory ("" when help was asked for) and the `flags` given, nil after a usage error
     /// (already printed).
-    static func parse(_ arguments: [String], usage: String, flags known: Set<String> = []) -> (directory: String, flags: Set<String>)? {
+    static func parse(_ arguments: [String], usage: String, flags known: Set<String> = [], values: Set<String> = [])
+        -> (directory: String, flags: Set<String>, values: [String: String])? {
         var scanner = ArgumentScanner(arguments)
         var flags: Set<String> = []
+        var given: [String: String] = [:]
         while let option = scanner.nextOption() {
-            if option == "-h" || option == "--help" { return ("", flags) }
+            if option == "-h" || option == "--help" { return ("", flags, given) }
             if known.contains(option) { flags.insert(option); continue }
+            if values.contains(option) {
+                do { given[option] = try scanner.value(for: option) } catch {
+                    StubdCommand.fail(error.message, usage: usage)
+                    return nil
+                }
+                continue
+            }
             StubdCommand.fail("unknown option \(option)", usage: usage)
             return nil
         }
@@ -62,6 +76,6 @@ enum StubDirectoryArgument {
             StubdCommand.fail("expected at most one directory, got \(scanner.positionals.count) arguments", usage: usage)
             return nil
         }
-        return (scanner.positionals.first ?? getenv("STUBD_STUBS").map { String(cString: $0) } ?? "Stubs", flags)
+        return (scanner.positionals.first ?? getenv("STUBD_STUBS").map { String(cString: $0) } ?? "Stubs", flags, given)
     }
 }

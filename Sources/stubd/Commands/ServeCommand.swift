@@ -47,6 +47,10 @@ enum ServeCommand {
       --proxy-unmatched URL   Forward requests no stub matches to URL (502 when it fails);
                               the journal marks them "proxied" (env STUBD_PROXY_UNMATCHED)
       --record-unmatched      Also write proxied exchanges into the stub directory as stubs
+      --openapi SPEC          Check requests to stubbed routes against this OpenAPI document;
+                              violations go into the journal, the log and /__stubd/health
+      --openapi-enforce       Answer violating requests with 400 (422 for a body schema
+                              failure) instead of the stub
     \(tlsUsage)
       -h, --help              Show this help
     """
@@ -110,11 +114,16 @@ enum ServeCommand {
                 options.configuration.eventLoop = loop
             case "--proxy-unmatched": options.configuration.proxyUnmatched = try upstreamURL(try scanner.value(for: option), flag: option)
             case "--record-unmatched": options.recordUnmatched = true
+            case "--openapi": options.configuration.openAPI = URL(fileURLWithPath: try scanner.value(for: option))
+            case "--openapi-enforce": options.configuration.openAPIEnforce = true
             default:
                 guard try parseTLSOption(option, &scanner, into: &options) else { throw ArgumentScanner.unknown(option) }
             }
         }
         if let extra = scanner.positionals.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
+        if options.configuration.openAPIEnforce && options.configuration.openAPI == nil {
+            throw UsageError(message: "--openapi-enforce needs --openapi SPEC")
+        }
         if options.recordUnmatched {
             guard options.configuration.proxyUnmatched != nil else { throw UsageError(message: "--record-unmatched needs --proxy-unmatched URL") }
             options.configuration.recordProxiedInto = URL(fileURLWithPath: options.stubs)

@@ -7,11 +7,12 @@ enum StubdCommand {
     OVERVIEW: stubd serves JSON stub directories over a real HTTP socket for testing API clients.
 
     USAGE: stubd [serve] [OPTIONS]
-           stubd check [DIR]
+           stubd check [DIR] [--openapi SPEC] [--strict]
            stubd routes [DIR]
            stubd probe URL
            stubd tls init [--dir DIR] [--host NAME ...]
            stubd import-har FILE.har --stubs DIR
+           stubd import-openapi SPEC --stubs DIR
            stubd record --upstream URL --stubs DIR
 
     COMMANDS:
@@ -21,6 +22,7 @@ enum StubdCommand {
       probe                   GET a URL and exit 0 on a 2xx answer (container health checks)
       tls init                Make a local certificate authority and a server certificate for HTTPS
       import-har              Turn a HAR capture into stubs (secrets redacted)
+      import-openapi          Make stubs from an OpenAPI document
       record                  Proxy to a real API and write what passes through as stubs
 
     OPTIONS:
@@ -41,6 +43,7 @@ enum StubdCommand {
         case "probe": return ProbeCommand.run(rest)
         case "tls": return TLSCommand.run(rest)
         case "import-har": return ImportHARCommand.run(rest)
+        case "import-openapi": return ImportOpenAPICommand.run(rest)
         case "record": return RecordCommand.run(rest)
         default:
             fail("unknown command \"\(command)\"", usage: usage)

@@ -1,6 +1,7 @@
-/// Reason phrases for status lines stubd writes itself (the `truncate` fault).
-enum HTTPStatusText {
-    static func reason(_ status: Int) -> String {
+/// Reason phrases for status lines stubd writes itself (the `truncate` fault) and for the
+/// titles of error variants it generates (`import-openapi`).
+package enum HTTPStatusText {
+    package static func reason(_ status: Int) -> String {
         switch status {
         case 200: return "OK"
         case 201: return "Created"
