@@ -54,9 +54,18 @@ package struct ResponsePlan: Sendable {
     /// False for admin calls, which the journal leaves out.
     package var journaled = true
     /// The variant's events and when each is due, for a streamed body.
-    package var stream: PlannedStream?
+    package var stream: PlannedStream? {
+        get { extras?.stream }
+        set { extras = PlanExtras(stream: newValue, contract: extras?.contract) }
+    }
     /// Contract violations (`--openapi`); nil when not checked.
-    package var contract: [ContractViolation]?
+    package var contract: [ContractViolation]? {
+        get { extras?.contract }
+        set { extras = PlanExtras(stream: extras?.stream, contract: newValue) }
+    }
+    /// What few plans carry, behind one reference: a plan is copied several times per request,
+    /// and an absent reference costs less to copy than several absent fields holding arrays.
+    private var extras: PlanExtras?
     /// An admin hold: the transport waits for a release, then plans again.
     package var hold = false
     /// No route matched (a 404 or 405): a proxy may answer instead.
@@ -118,5 +127,17 @@ package struct PlannedStream: Sendable {
         }
         keepOpen = stream.keepOpen
         self.cutAfter = cutAfter
+    }
+}
+
+/// The rarely set parts of a plan (see `ResponsePlan.extras`); replaced, never changed in place,
+/// so copies of a plan never share a change.
+final class PlanExtras: Sendable {
+    let stream: PlannedStream?
+    let contract: [ContractViolation]?
+
+    init(stream: PlannedStream?, contract: [ContractViolation]?) {
+        self.stream = stream
+        self.contract = contract
     }
 }
