@@ -11,6 +11,9 @@ package final class StubResponder: Sendable {
     let unmatched: (any UnmatchedRequestHandler)?
     /// Checks requests to stubbed routes against an API contract (`--openapi`).
     let contract: (any RequestContract)?
+    /// `contract != nil`, kept apart: binding the optional existential copies it, and every
+    /// request would pay for that without `--openapi`.
+    let checksContract: Bool
 
     /// A responder; `admin` nil turns the admin API off, `logger` nil the access log.
     package init(control: StubControl, admin: AdminAPI?, baseDelayMs: Int = 0, logger: (any RequestLogger)? = nil,
@@ -21,6 +24,7 @@ package final class StubResponder: Sendable {
         self.logger = logger
         self.unmatched = unmatched
         self.contract = contract
+        checksContract = contract != nil
     }
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
@@ -56,7 +60,7 @@ package final class StubResponder: Sendable {
                 plan.response = .deferred(DeferredReply { unmatched.reply(to: call) })
                 plan.proxied = true
             }
-            if let contract, !plan.hold, let route = plan.route { check(&plan, head, route: route, contract: contract) }
+            if checksContract, !plan.hold, let contract, let route = plan.route { check(&plan, head, route: route, contract: contract) }
         }
         plan.session = session
         plan.scopedPath = scopedPath
