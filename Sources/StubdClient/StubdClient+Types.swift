@@ -71,8 +71,24 @@ extension StubdClient {
         public let status: Int
         /// The session the request named.
         public let session: String?
+        /// `http` or `https`.
+        public let scheme: String?
+        /// True when the answer came from the `--proxy-unmatched` upstream.
+        public let proxied: Bool
+        /// How the request broke the OpenAPI contract (`serve --openapi`); nil when not checked.
+        public let contract: [ContractProblem]?
+        /// For a streamed body: the events sent.
+        public let eventsSent: Int?
 
-        enum CodingKeys: String, CodingKey { case id, method, path, query, headers, body, route, variant, status, session }
+        /// One way a request broke its API contract.
+        public struct ContractProblem: Decodable, Sendable, Equatable {
+            /// Where: `$.body.password`, `$.query.page`, `$.path.id`, `$.header.X-Version`.
+            public let `where`: String
+            /// What is wrong.
+            public let problem: String
+        }
+
+        enum CodingKeys: String, CodingKey { case id, method, path, query, headers, body, route, variant, status, session, scheme, proxied, contract, eventsSent }
 
         /// Reads an entry; a query value is a string, or an array where the name repeated.
         public init(from decoder: any Decoder) throws {
@@ -86,6 +102,10 @@ extension StubdClient {
             variant = try c.decodeIfPresent(String.self, forKey: .variant)
             status = try c.decode(Int.self, forKey: .status)
             session = try c.decodeIfPresent(String.self, forKey: .session)
+            scheme = try c.decodeIfPresent(String.self, forKey: .scheme)
+            proxied = try c.decodeIfPresent(Bool.self, forKey: .proxied) ?? false
+            contract = try c.decodeIfPresent([ContractProblem].self, forKey: .contract)
+            eventsSent = try c.decodeIfPresent(Int.self, forKey: .eventsSent)
             query = try c.decode([String: QueryValue].self, forKey: .query).mapValues(\.values)
         }
 

@@ -3,6 +3,7 @@ import StubContract
 import StubCore
 import StubServer
 import StubTesting
+import StubdClient
 import Testing
 
 /// OpenAPI import, drift checks and request checks, with documents shaped like real ones.
@@ -148,6 +149,11 @@ import Testing
             #expect((try health.json() as? [String: Any])?["contractViolations"] as? Int == 2)
             let journal = try await HTTPClient.fetch(server.url("/__stubd/requests?path=/api/v1/users/abc"))
             #expect(journal.text.contains(#""where": "$.path.id""#))
+            // The same through StubdClient, as a UI test outside the process reads it.
+            let client = StubdClient(baseURL: server.baseURL)
+            let seen = try await client.receivedRequests(route: "app/login")
+            #expect(seen.first?.contract?.map(\.where) == ["$.query.email", "$.query.password"])
+            #expect(seen.first?.proxied == false && seen.first?.scheme == "http")
         }
         try await withServer(configure: { $0.openAPI = URL(fileURLWithPath: ContractTests.spec); $0.openAPIEnforce = true }) { server in
             let body = try await HTTPClient.fetch(server.url("/api/v1/changePass"), method: "POST", headers: ["Content-Type": "application/json"],
