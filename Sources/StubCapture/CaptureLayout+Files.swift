@@ -4,7 +4,9 @@ import StubCore
 extension CaptureLayout {
     /// One file to write.
     public struct File: Sendable {
+        /// The path relative to the stub root.
         public var path: String
+        /// The file's contents.
         public var bytes: [UInt8]
 
         /// A file at `path` (relative to the stub root) holding `bytes`.

@@ -23,34 +23,51 @@ public struct CaptureLayout: Sendable {
 
     /// One service folder.
     public struct Service: Sendable {
+        /// The folder name.
         public var name: String
+        /// The host its requests went to.
         public var host: String
+        /// The paths' common prefix, or empty.
         public var basePath: String
+        /// Its routes, in capture order.
         public var routes: [Route]
     }
 
     /// One route folder.
     public struct Route: Sendable {
+        /// The folder name (`get-users-id`).
         public var folder: String
+        /// Upper-case method.
         public var method: String
+        /// The path after the basePath, with `{param}` templates.
         public var path: String
+        /// A note, such as the sequence of a repeated request.
         public var description: String?
+        /// Headers every variant has, written in route.json.
         public var headers: [(name: String, value: String)]
+        /// Its variants, in the order they were captured.
         public var variants: [Variant]
+        /// The first 2xx variant, served when no `when` holds.
         public var defaultVariant: String?
     }
 
     /// One variant: a body file (or none) and what selects it.
     public struct Variant: Sendable {
+        /// The variant name (`200`, `200-2`, `404`).
         public var name: String
+        /// The captured status.
         public var status: Int
+        /// The body file's extension, or nil for an empty body.
         public var fileExtension: String?
+        /// The body as written (pretty JSON, secrets out).
         public var body: [UInt8]
+        /// Headers kept for this variant.
         public var headers: [(name: String, value: String)]
         /// `(kind, name, value)`: kind is `path`, `query` or `body`.
         public var when: [(kind: String, name: String, value: String)]
     }
 
+    /// The services, one per host.
     public var services: [Service]
     /// What was redacted.
     public var redactions: RedactionReport

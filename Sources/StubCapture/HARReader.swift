@@ -17,9 +17,13 @@ public struct HARReader {
 
     /// A problem in the file: where (`log.entries[3].request.url`) and what was expected.
     public struct Problem: Error, Sendable, CustomStringConvertible {
+        /// The HAR file.
         public let file: String
+        /// Where in it (`log.entries[3].request.url`).
         public let path: String
+        /// What was expected.
         public let message: String
+        /// `file: path: message`.
         public var description: String { "\(file): \(path): \(message)" }
     }
 

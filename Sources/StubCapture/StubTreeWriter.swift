@@ -108,7 +108,10 @@ public struct StubTreeWriter: Sendable {
 
 /// A file a capture could not be written to, and why.
 public struct CaptureWriteError: Error, Sendable, CustomStringConvertible {
+    /// The file or folder, relative to the stub root.
     public let path: String
+    /// What went wrong.
     public let problem: String
+    /// `path: problem`.
     public var description: String { "\(path): \(problem)" }
 }

@@ -25,9 +25,13 @@ public final class OpenAPIDocument: Sendable {
 
     /// A parameter in the path, the query or a header.
     public struct Parameter: Sendable {
+        /// The parameter's name.
         public let name: String
+        /// `path`, `query`, `header` or `cookie`.
         public let location: String
+        /// True when the request must carry it (path parameters always).
         public let required: Bool
+        /// Its schema, if any.
         public let schema: JSONValue?
     }
 
