@@ -7,7 +7,7 @@ import StubCore
 enum BodyKind {
     case json
     case text(ext: String)
-    case binary(ext: String)
+    case binary
 
     /// The kind for `media` (lower-case, no parameters) and the body.
     static func of(media: String, body: [UInt8]) -> BodyKind {
@@ -24,13 +24,14 @@ enum BodyKind {
         if media.hasSuffix("+xml") { return .text(ext: "xml") }
         if media.hasPrefix("text/") || media.contains("form-urlencoded") || media.contains("javascript") { return .text(ext: "txt") }
         if media.isEmpty, String(validating: body, as: UTF8.self) != nil { return .text(ext: "txt") }
-        return .binary(ext: "bin")
+        return .binary
     }
 
     var ext: String {
         switch self {
         case .json: return "json"
-        case .text(let ext), .binary(let ext): return ext
+        case .text(let ext): return ext
+        case .binary: return "bin"
         }
     }
 

@@ -14,8 +14,6 @@ public struct CaptureLayout: Sendable {
         public var basePath: String?
         /// Id-like segments that vary become `{param}`; false keeps literal paths.
         public var templates = true
-        /// Names the imported service description gives as the source.
-        public var source = "a capture"
 
         /// The defaults.
         public init() {}

@@ -151,9 +151,8 @@ struct HARURL {
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         var authority = String(rest[..<authorityEnd])
         if let at = authority.lastIndex(of: "@") { authority = String(authority[authority.index(after: at)...]) }
-        for defaultPort in [(scheme == "https" ? ":443" : ":80")] where authority.hasSuffix(defaultPort) {
-            authority = String(authority.dropLast(defaultPort.count))
-        }
+        let defaultPort = scheme == "https" ? ":443" : ":80"
+        if authority.hasSuffix(defaultPort) { authority = String(authority.dropLast(defaultPort.count)) }
         guard !authority.isEmpty else { return nil }
         host = authority.lowercased()
         let target = rest[authorityEnd...]

@@ -26,15 +26,16 @@ struct RouteBuilder {
         let conditions = requests.map { whenConditions($0) }
         let varying = varyingConditionNames(conditions)
         var variants: [CaptureLayout.Variant] = []
-        var variantFor: [String: String] = [:]
-        var sequences: [(key: String, names: [String])] = []
+        var variantFor: [ResponseKey: String] = [:]
+        var sequences: [(key: RequestKey, names: [String])] = []
         var perStatus: [Int: Int] = [:]
         var firstSuccess: String?
         for (request, allConditions) in zip(requests, conditions) {
             let when = allConditions.filter { $0.kind == "path" || varying.contains("\($0.kind) \($0.name)") }
             let requestKey = requestIdentity(request)
             var variant = makeVariant(request, report: &report)
-            let responseKey = requestKey + "\u{1}" + responseIdentity(variant)
+            let responseKey = ResponseKey(request: requestKey, status: variant.status, headers: variant.headers.map { "\($0.name): \($0.value)" },
+                                          body: variant.body)
             if variantFor[responseKey] == nil {
                 let count = perStatus[variant.status, default: 0] + 1
                 perStatus[variant.status] = count
@@ -81,14 +82,24 @@ struct RouteBuilder {
         return Set(values.filter { entry in entry.value.count > 1 || all.contains { !$0.contains { "\($0.kind) \($0.name)" == entry.key } } }.keys)
     }
 
-    /// Same method, path, query and body: the same request.
-    func requestIdentity(_ request: CapturedExchange) -> String {
-        let query = request.query.filter { !policy.isSecret($0.name) }.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        return request.path + "?" + query + "\u{0}" + String(decoding: request.requestBody, as: UTF8.self)
+    /// Requests with the same path, query (secrets left out) and body are the same request.
+    struct RequestKey: Hashable {
+        /// `path?query`, as the sequence hint names it.
+        let target: String
+        let body: [UInt8]
     }
 
-    func responseIdentity(_ variant: CaptureLayout.Variant) -> String {
-        "\(variant.status)\u{0}" + variant.headers.map { "\($0.name):\($0.value)" }.joined(separator: "\n") + "\u{0}" + variant.body.map { String($0) }.joined(separator: ",")
+    /// One distinct answer to one request.
+    struct ResponseKey: Hashable {
+        let request: RequestKey
+        let status: Int
+        let headers: [String]
+        let body: [UInt8]
+    }
+
+    func requestIdentity(_ request: CapturedExchange) -> RequestKey {
+        let query = request.query.filter { !policy.isSecret($0.name) }.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        return RequestKey(target: query.isEmpty ? request.path : request.path + "?" + query, body: request.requestBody)
     }
 
     /// The variant for a response: its body processed (pretty JSON, secrets out) and kept headers.
@@ -111,12 +122,12 @@ struct RouteBuilder {
     }
 
     /// The route's description when a request got several answers: their order, and how to replay it.
-    func sequenceHint(_ sequences: [(key: String, names: [String])]) -> String? {
+    func sequenceHint(_ sequences: [(key: RequestKey, names: [String])]) -> String? {
         let replayed = sequences.filter { Set($0.names).count > 1 }
         guard !replayed.isEmpty else { return nil }
         return replayed.map { s in
             let list = s.names.map { "\"\($0)\"" }.joined(separator: ", ")
-            return "The same \(group.method) \(s.key.split(separator: "\u{0}").first ?? "") was captured \(s.names.count) times with different responses, in this order: \(s.names.joined(separator: ", ")). Replay them with PUT /__stubd/routes/{route} {\"sequence\": [\(list)]}."
+            return "The same \(group.method) \(s.key.target) was captured \(s.names.count) times with different responses, in this order: \(s.names.joined(separator: ", ")). Replay them with PUT /__stubd/routes/{route} {\"sequence\": [\(list)]}."
         }.joined(separator: " ")
     }
 

@@ -30,7 +30,7 @@ public struct SecretPolicy: Sendable {
         if extra.contains(key) { return true }
         // Names that hold a secret's description, not the secret.
         if ["tokentype", "tokenexpiresin", "tokenexpiresat"].contains(key) { return false }
-        return extra.contains(key) || patterns.contains { key.contains($0) }
+        return patterns.contains { key.contains($0) }
     }
 
     static func normalize(_ name: String) -> String {

@@ -72,7 +72,7 @@ public struct OpenAPIImporter {
         summary.append("\(service)/\(folder)  \(operation.method) \(operation.path)  variants: \(names.joined(separator: ", "))")
     }
 
-    /// `200` → 200, `4XX` → 400, `default` → 500 (only when it is not the sole response… it always is a status then).
+    /// `200` → 200, `4XX` → 400, `default` → 500, or 200 when it is the operation's only response.
     static func status(_ key: String, others: Int) -> Int? {
         if let n = Int(key), (100...599).contains(n) { return n }
         if key.count == 3, key.uppercased().hasSuffix("XX"), let first = Int(key.prefix(1)), (1...5).contains(first) { return first * 100 }

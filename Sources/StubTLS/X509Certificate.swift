@@ -93,12 +93,4 @@ final class X509Certificate {
         }
         return names
     }
-
-    /// True when `issuer`'s key signed this certificate and `issuer` may sign certificates.
-    func isSigned(by issuer: X509Certificate) -> Bool {
-        var status: UInt32 = 0
-        var list: gnutls_x509_crt_t? = issuer.handle
-        let result = gnutls_x509_crt_verify(handle, &list, 1, 0, &status)
-        return result >= 0 && status == 0
-    }
 }

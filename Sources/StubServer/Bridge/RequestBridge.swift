@@ -176,7 +176,7 @@ final class RequestBridge: Sendable {
         let variant = plan.variant
         let body = plan.renderedBody ?? variant?.body ?? []
         let status = (variant?.status ?? 0) == 0 ? 200 : variant!.status
-        guard let response = MHDResponse(partial: PartialBody(FaultInjector.sentPart(of: body)), promising: FaultInjector.promisedLength(of: body),
+        guard let response = MHDResponse(pulling: PartialBody(FaultInjector.sentPart(of: body)), size: FaultInjector.promisedLength(of: body),
                                          headers: FaultInjector.truncatedHeaders(variant?.headers ?? [])) else { return .close }
         let queued = connection.queue(status: status, response)
         context.phase = .answered
@@ -212,7 +212,7 @@ final class RequestBridge: Sendable {
         }
         var headers = variant.headers
         headers.removeAll { $0.name.lowercased() == "content-length" }
-        return MHDResponse(streaming: body, headers: headers)
+        return MHDResponse(pulling: body, size: nil, headers: headers)
     }
 
     private func send(_ connection: MHDConnection, _ context: RequestContext, status: Int, response: MHDResponse?) -> Outcome {

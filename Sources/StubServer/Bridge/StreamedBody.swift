@@ -5,7 +5,7 @@ import StubCore
 /// delay timer resumes it, as for throttled bodies, so ten thousand open streams hold no thread.
 /// It also paces a throttle, cuts the connection after `cutAfter` events, holds a `keepOpen`
 /// stream until the hang cap, and reports how it ended once libmicrohttpd frees it.
-final class StreamedBody {
+final class StreamedBody: PulledBody {
     let plan: PlannedStream
     let connection: MHDConnection
     let suspensions: SuspendedConnections
@@ -30,10 +30,11 @@ final class StreamedBody {
         self.bytesPerSecond = bytesPerSecond
         holdUntilNs = hangCapNs
         self.finished = finished
+        super.init()
     }
 
-    /// Copies what is due into `buffer`, or suspends until it is.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> ThrottledBody.ReadResult {
+    /// Copies what is due into `buffer`, or suspends until it is (the offset is its own to keep).
+    override func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         suspensions.didResume(&suspension)
         if suspensions.isStopping { return .abort }
         let now = MonotonicClock.now()
@@ -61,7 +62,7 @@ final class StreamedBody {
     }
 
     /// After `cutAfter` events: wait a moment so libmicrohttpd has written them, then reset.
-    private func cutConnection(now: UInt64) -> ThrottledBody.ReadResult {
+    private func cutConnection(now: UInt64) -> ReadResult {
         guard let due = cutDueNs else {
             cutDueNs = now + 20_000_000
             return wait(until: now + 20_000_000)
@@ -72,13 +73,13 @@ final class StreamedBody {
         return .abort
     }
 
-    private func wait(until due: UInt64) -> ThrottledBody.ReadResult {
+    private func wait(until due: UInt64) -> ReadResult {
         let ticket = suspensions.suspend(connection.handle, mark: &suspension, until: due) { MHDConnection(handle: $0).suspend() }
         return ticket == nil ? .abort : .suspended
     }
 
     /// libmicrohttpd freed the response: the stream ended, was cut, or the client left.
-    func responseFreed() {
+    override func responseFreed() {
         suspensions.didResume(&suspension)
         finished(next, !ended)
     }

@@ -3,19 +3,7 @@ import StubCore
 /// One response body sent at a fixed rate (a slow mobile link, like OkHttp's `throttleBody`).
 /// libmicrohttpd pulls the body through a content reader; when the next chunk is not due yet the
 /// reader suspends the connection and the timer resumes it, so a slow body holds no thread.
-final class ThrottledBody {
-    /// What one call of the content reader does.
-    enum ReadResult {
-        /// This many bytes were copied.
-        case copied(Int)
-        /// Nothing yet: the connection is suspended until the next chunk is due.
-        case suspended
-        /// The whole body was sent.
-        case end
-        /// The server is stopping: close the connection.
-        case abort
-    }
-
+final class ThrottledBody: PulledBody {
     let body: [UInt8]
     let bytesPerSecond: Int
     let chunk: Int
@@ -32,10 +20,11 @@ final class ThrottledBody {
         chunk = max(1, min(1024, bytesPerSecond / 10))
         self.connection = connection
         self.suspensions = suspensions
+        super.init()
     }
 
     /// Copies the next chunk at `offset` into `buffer` when it is due.
-    func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+    override func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         suspensions.didResume(&suspension)
         guard offset < body.count else { return .end }
         let now = MonotonicClock.now()
@@ -54,7 +43,7 @@ final class ThrottledBody {
     }
 
     /// libmicrohttpd freed the response, maybe while the connection was suspended (the client left).
-    func responseFreed() {
+    override func responseFreed() {
         suspensions.didResume(&suspension)
     }
 }

@@ -1,15 +1,18 @@
 /// The part of a body a `truncate` fault sends through libmicrohttpd (on TLS connections, where
-/// bytes written to the socket directly would not be inside the TLS stream).
-final class PartialBody: Sendable {
+/// bytes written to the socket directly would not be inside the TLS stream). Once it is sent the
+/// read aborts, and libmicrohttpd closes the connection short of the promised length.
+final class PartialBody: PulledBody {
     let bytes: [UInt8]
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        super.init()
+    }
 
-    /// Copies what is left from `offset` into `buffer`; 0 once all of it was sent.
-    func copy(from offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard offset < bytes.count, let base = buffer.baseAddress else { return 0 }
+    override func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        guard offset < bytes.count, let base = buffer.baseAddress else { return .abort }
         let count = min(buffer.count, bytes.count - offset)
         bytes.withUnsafeBytes { base.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
-        return count
+        return .copied(count)
     }
 }

@@ -128,45 +128,18 @@ func stubdFindControlName(
     return .NO
 }
 
-/// MHD's content reader for throttled bodies.
-func stubdThrottleRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
+/// MHD's content reader for every pulled body (throttled, streamed, truncated).
+func stubdPulledRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
     guard let cls, let buffer else { return ContentReaderCode.endWithError }
-    let body = Unmanaged<ThrottledBody>.fromOpaque(cls).takeUnretainedValue()
+    let body = Unmanaged<PulledBody>.fromOpaque(cls).takeUnretainedValue()
     return ContentReaderCode.of(body.read(at: Int(position), into: UnsafeMutableRawBufferPointer(start: buffer, count: max)))
 }
 
-/// MHD frees a throttled response: releases the body retained in `MHDResponse.init(pulling:)`.
-func stubdThrottleFree(_ cls: UnsafeMutableRawPointer?) {
+/// MHD frees a pulled response: the body hears of it and the retain taken in
+/// `MHDResponse.init(pulling:)` is released.
+func stubdPulledFree(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
-    Unmanaged<ThrottledBody>.fromOpaque(cls).takeRetainedValue().responseFreed()
-}
-
-/// MHD's content reader for a streamed body (events, NDJSON lines).
-func stubdStreamRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
-    guard let cls, let buffer else { return ContentReaderCode.endWithError }
-    let body = Unmanaged<StreamedBody>.fromOpaque(cls).takeUnretainedValue()
-    return ContentReaderCode.of(body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)))
-}
-
-/// MHD frees a streamed response: it reports how the stream ended and is released.
-func stubdStreamFree(_ cls: UnsafeMutableRawPointer?) {
-    guard let cls else { return }
-    Unmanaged<StreamedBody>.fromOpaque(cls).takeRetainedValue().responseFreed()
-}
-
-/// MHD's content reader for a truncated body: the bytes there are, then an error, on which MHD
-/// closes the connection short of the promised length.
-func stubdPartialRead(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int) -> Int {
-    guard let cls, let buffer else { return ContentReaderCode.endWithError }
-    let body = Unmanaged<PartialBody>.fromOpaque(cls).takeUnretainedValue()
-    let count = body.copy(from: Int(position), into: UnsafeMutableRawBufferPointer(start: buffer, count: max))
-    return count > 0 ? count : ContentReaderCode.endWithError
-}
-
-/// MHD frees a truncated response: releases the body retained in `MHDResponse.init(partial:)`.
-func stubdPartialFree(_ cls: UnsafeMutableRawPointer?) {
-    guard let cls else { return }
-    Unmanaged<PartialBody>.fromOpaque(cls).release()
+    Unmanaged<PulledBody>.fromOpaque(cls).takeRetainedValue().responseFreed()
 }
 
 /// MHD_CONTENT_READER_END_OF_STREAM and _END_WITH_ERROR: C macros with casts, which Swift does not import.
@@ -175,7 +148,7 @@ private enum ContentReaderCode {
     static let endWithError = -2
 
     /// What a content reader returns for one read: bytes copied, 0 while suspended, or an end.
-    static func of(_ result: ThrottledBody.ReadResult) -> Int {
+    static func of(_ result: PulledBody.ReadResult) -> Int {
         switch result {
         case .copied(let count): return count
         case .suspended: return 0

@@ -20,29 +20,14 @@ final class MHDResponse: @unchecked Sendable {
         add(headers)
     }
 
-    /// A response whose `size` body bytes libmicrohttpd pulls from `body` as the client reads.
-    convenience init?(pulling body: ThrottledBody, size: Int, headers: [HTTPHeader]) {
-        self.init(source: body, size: size, reader: stubdThrottleRead, free: stubdThrottleFree, headers: headers)
-    }
-
-    /// A response of unknown length (chunked) whose events `body` sends as they fall due.
-    convenience init?(streaming body: StreamedBody, headers: [HTTPHeader]) {
-        // MHD_SIZE_UNKNOWN, a C macro with a cast.
-        self.init(source: body, size: -1, reader: stubdStreamRead, free: stubdStreamFree, headers: headers)
-    }
-
-    /// A response that promises `size` body bytes but has only `partial`: libmicrohttpd sends the
-    /// head and `partial`, then closes the connection (the `truncate` fault, through TLS too).
-    convenience init?(partial: PartialBody, promising size: Int, headers: [HTTPHeader]) {
-        self.init(source: partial, size: size, reader: stubdPartialRead, free: stubdPartialFree, headers: headers)
-    }
-
-    /// A response whose body `reader` pulls from `source`, which is retained here and released by
-    /// `free` when libmicrohttpd frees the response.
-    private init?(source: AnyObject, size: Int, reader: MHD_ContentReaderCallback, free: MHD_ContentReaderFreeCallback, headers: [HTTPHeader]) {
-        let cls = Unmanaged.passRetained(source).toOpaque()
-        guard let made = MHD_create_response_from_callback(size < 0 ? UInt64.max : UInt64(size), 1024, reader, cls, free) else {
-            Unmanaged<AnyObject>.fromOpaque(cls).release()
+    /// A response whose body libmicrohttpd pulls from `body` as the client reads: `size` bytes,
+    /// or of unknown length (chunked) when nil. `body` is retained until libmicrohttpd frees the
+    /// response (`stubdPulledFree`).
+    init?(pulling body: PulledBody, size: Int?, headers: [HTTPHeader]) {
+        let cls = Unmanaged.passRetained(body).toOpaque()
+        // UInt64.max is MHD_SIZE_UNKNOWN, a C macro with a cast.
+        guard let made = MHD_create_response_from_callback(size.map { UInt64($0) } ?? UInt64.max, 1024, stubdPulledRead, cls, stubdPulledFree) else {
+            Unmanaged<PulledBody>.fromOpaque(cls).release()
             return nil
         }
         pointer = made

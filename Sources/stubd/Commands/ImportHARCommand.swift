@@ -82,9 +82,7 @@ enum ImportHARCommand {
             StubdCommand.printError("stubd: --service names one service, but the capture has \(hosts.count) hosts (\(hosts.sorted().joined(separator: ", "))); add --host to pick one")
             return 2
         }
-        var layoutOptions = options.layout
-        layoutOptions.source = options.file
-        let layout = CaptureLayout.build(exchanges, options: layoutOptions, policy: options.policy)
+        let layout = CaptureLayout.build(exchanges, options: options.layout, policy: options.policy)
         return CaptureReport.writeAndCheck(layout, into: options.stubs, overwrite: options.overwrite, skipped: read.skipped, total: exchanges.count)
     }
 }
