@@ -63,6 +63,18 @@ def run(binary, client, n, delay_ms, mode):
             "threads": max(t for t, _ in samples), "rss": max(r for _, r in samples)}
 
 
+def same_bytes(binary, delay_ms):
+    """The reference (the 0 ms wave) must answer what the delayed wave answers, status and body."""
+    daemon = Daemon(binary)
+    try:
+        delayed = daemon.get(f"/api/v1/users/1?__delay={delay_ms}")
+        reference = daemon.get("/api/v1/users/1?__delay=0")
+    finally:
+        daemon.stop()
+    if delayed != reference:
+        sys.exit(f"the 0 ms reference answers other bytes than the {delay_ms} ms wave: {reference[:1]} vs {delayed[:1]}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--connections", type=int, default=10000)
@@ -75,6 +87,7 @@ def main():
         sys.exit(f"fd hard limit {hard} is too low for {a.connections} connections")
     binary = a.binary or build_release()
     client = build_client()
+    same_bytes(binary, a.delay_ms)
     cases = [(a.delay_ms, "keep"), (a.delay_ms, "close"), (0, "keep")]
     rows = {case: [] for case in cases}
     for _ in range(a.runs):

@@ -5,8 +5,13 @@ set -euo pipefail
 
 missing=()
 pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)
+pkg-config --exists gnutls 2>/dev/null || missing+=(libgnutls28-dev)
+pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v curl >/dev/null || missing+=(curl)
+# The tests read certificates back with GnuTLS's certtool and Python's ssl.
+command -v certtool >/dev/null || missing+=(gnutls-bin)
+command -v python3 >/dev/null || missing+=(python3)
 ((${#missing[@]})) || exit 0
 
 sudo=""
