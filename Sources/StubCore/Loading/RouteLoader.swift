@@ -146,8 +146,11 @@ struct RouteLoader {
                 log.addFile(relative, "a second body file for variant \(name); expected one file per variant")
                 continue
             }
-            guard let bytes = StubFiles.read(PathText.join(path, entry)) else {
-                log.addFile(relative, "cannot be read")
+            let bytes: [UInt8]
+            switch StubFiles.read(PathText.join(path, entry)) {
+            case .success(let read): bytes = read
+            case .failure(let error):
+                log.addFile(relative, error.description)
                 continue
             }
             var jsonError: StubProblem?

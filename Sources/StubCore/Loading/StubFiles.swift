@@ -1,8 +1,8 @@
 
-/// The file-system reads of the loader, straight on POSIX: a folder listing that takes each entry's
-/// kind from the directory itself (no `stat` per entry unless the file system does not say), and a
-/// whole-file read without a `stat`. A tree of 10,000 routes is about 100,000 system calls, so
-/// each one saved counts.
+/// The file-system reads of the loader and the spec reader, straight on POSIX: a folder listing
+/// that takes each entry's kind from the directory itself (no `stat` per entry unless the file
+/// system does not say), and a whole-file read of regular files only, bounded in size. A tree of
+/// 10,000 routes is about 100,000 system calls, so each one saved counts.
 package enum StubFiles {
     /// One name in a folder.
     package struct Entry: Equatable {
@@ -38,7 +38,9 @@ package enum StubFiles {
         let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         var entries: [Entry] = []
         while let raw = readdir(dir) {
-            let name = withUnsafeBytes(of: raw.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            // The name is read where it lies: glibc's records are only as long as their name, so
+            // copying the whole `d_name` array would read past the end of the buffer.
+            let name = String(cString: (UnsafeRawPointer(raw) + StubFiles.nameOffset).assumingMemoryBound(to: CChar.self))
             guard !name.hasPrefix("."), !name.hasSuffix("~"), !name.hasSuffix(".swp"), !name.hasPrefix("#") else { continue }
             let type = raw.pointee.d_type
             let isDirectory = type == UInt8(DT_DIR) || (type != UInt8(DT_REG) && FileKind.of(PathText.join(path, name)) == .directory)
@@ -53,20 +55,67 @@ package enum StubFiles {
         var description: String { String(cString: strerror(errno)) }
     }
 
-    /// The bytes of the file at `path`, or nil when it cannot be opened or read. The array is
-    /// exactly as large as the file: catalogs keep these bytes for as long as they are served.
-    static func read(_ path: String) -> [UInt8]? {
-        guard let fd = try? SystemCall.run("open", { open(path, O_RDONLY | O_CLOEXEC) }) else { return nil }
-        defer { close(fd) }
-        let chunk = 64 * 1024
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk) { scratch -> [UInt8]? in
-            var bytes: [UInt8] = []
-            while true {
-                guard let n = try? SystemCall.run("read", { LibC.read(fd, scratch.baseAddress, chunk) }) else { return nil }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[0..<n]))
-                // A short read of a regular file is its end; asking again would cost a call per file.
-                if n < chunk { return bytes }
+    static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+
+    /// Why a file was not read.
+    package enum ReadError: Error, Equatable, CustomStringConvertible {
+        /// open, fstat or read failed.
+        case failed(errno: Int32)
+        /// A FIFO, a device, a socket or a folder: reading it could block for ever or never end.
+        case notRegular(kind: String)
+        /// Larger than the limit.
+        case tooLarge(bytes: Int, limit: Int)
+
+        package var description: String {
+            switch self {
+            case .failed(let code): return "cannot be read: \(String(cString: strerror(code)))"
+            case .notRegular(let kind): return "is \(kind), not a regular file; only regular files are read"
+            case .tooLarge(let bytes, let limit): return "is \(bytes) bytes, over the limit of \(limit) bytes"
             }
+        }
+    }
+
+    /// The largest stub file read (a body, a route.json): 64 MiB.
+    package static let maxStubFileBytes = 64 << 20
+
+    /// The bytes of the regular file at `path`, at most `limit` of them. The array is exactly as
+    /// large as the file: catalogs keep these bytes for as long as they are served. The file is
+    /// opened without blocking and checked with `fstat` before a byte is read, so a FIFO or a
+    /// device (`/dev/zero`) is refused, not waited on or read for ever.
+    package static func read(_ path: String, limit: Int = maxStubFileBytes) -> Result<[UInt8], ReadError> {
+        let fd: Int32
+        do { fd = try SystemCall.run("open", { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }) } catch {
+            return .failure(.failed(errno: error.errno))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(.failed(errno: errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular(kind: StubFiles.kind(info.st_mode))) }
+        let size = Int(info.st_size)
+        guard size <= limit else { return .failure(.tooLarge(bytes: size, limit: limit)) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                (try? SystemCall.run("read", { LibC.read(fd, buffer.baseAddress! + filled, size - filled) })) ?? -1
+            }
+            if n < 0 { return .failure(.failed(errno: errno)) }
+            if n == 0 { break }
+            filled += n
+        }
+        // A file that shrank while it was read: what was there.
+        if filled < size { bytes.removeLast(size - filled) }
+        return .success(bytes)
+    }
+
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a folder"
+        default: return "a special file"
         }
     }
 }

@@ -77,8 +77,11 @@ public enum StubLoader {
     }
 
     static func readJSON(root: String, relative: String, log: ProblemLog) -> JSONValue? {
-        guard let bytes = StubFiles.read(PathText.join(root, relative)) else {
-            log.addFile(relative, "cannot be read")
+        let bytes: [UInt8]
+        switch StubFiles.read(PathText.join(root, relative)) {
+        case .success(let read): bytes = read
+        case .failure(let error):
+            log.addFile(relative, error.description)
             return nil
         }
         do {
