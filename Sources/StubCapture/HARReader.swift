@@ -114,7 +114,7 @@ public struct HARReader {
     }
 
     private func number(_ value: JSONValue?, at path: String) throws(Problem) -> Int {
-        guard let value, case .number(let n) = value, n.rounded() == n, abs(n) < 1e6 else { throw problem(path, "expected a whole number", value) }
+        guard let n = value?.numberValue, n.rounded() == n, abs(n) < 1e6 else { throw problem(path, "expected a whole number", value) }
         return Int(n)
     }
 

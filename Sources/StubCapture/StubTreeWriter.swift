@@ -18,37 +18,77 @@ public struct StubTreeWriter: Sendable {
 
     /// Files and route folders of `layout` that already exist.
     public func conflicts(_ layout: CaptureLayout) -> [String] {
-        var found: [String] = []
-        for service in layout.services {
-            if exists("\(service.name)/_service.json") { found.append("\(service.name)/_service.json") }
-            for route in service.routes where exists("\(service.name)/\(route.folder)") { found.append("\(service.name)/\(route.folder)/") }
-        }
-        return found
+        StubTreeWriter.units(of: layout.files).filter(exists).map { $0.hasSuffix(".json") ? $0 : $0 + "/" }
     }
 
-    /// Writes every file; with `overwrite`, route folders being written lose their other files first.
+    /// Writes every file of `layout` (see `place`) and keeps it.
     public func write(_ layout: CaptureLayout, overwrite: Bool) throws(CaptureWriteError) {
-        if !overwrite, let first = conflicts(layout).first { throw CaptureWriteError(path: first, problem: "already exists; pass --overwrite to replace it") }
-        for service in layout.services {
-            if overwrite {
-                for route in service.routes { try clear("\(service.name)/\(route.folder)") }
-            }
-            for file in layout.files(of: service) { try put(file) }
-        }
+        try place(files: layout.files, overwrite: overwrite).commit()
     }
 
-    /// Writes `files` (paths relative to the root). The folders holding a `route.json` among them
-    /// are route folders: without `overwrite`, an existing route folder or file stops the write
-    /// before anything is written; with it, those route folders lose their other files first.
+    /// Writes `files` (see `place`) and keeps them.
     public func write(files: [CaptureLayout.File], overwrite: Bool) throws(CaptureWriteError) {
-        let routeFolders = files.filter { $0.path.hasSuffix("/route.json") }.map { String($0.path.dropLast("/route.json".count)) }
-        if !overwrite {
-            if let folder = routeFolders.first(where: exists) { throw CaptureWriteError(path: folder + "/", problem: "already exists; pass --overwrite to replace it") }
-            if let file = files.first(where: { exists($0.path) }) { throw CaptureWriteError(path: file.path, problem: "already exists; pass --overwrite to replace it") }
-        } else {
-            for folder in routeFolders { try clear(folder) }
+        try place(files: files, overwrite: overwrite).commit()
+    }
+
+    /// Puts `files` (paths relative to the root) in place as whole units, so the result can be
+    /// checked and then kept or taken back: every file is first written into a hidden staging
+    /// folder (which the loader and the watcher skip), then each route folder (a folder holding a
+    /// `route.json` among them) and each other file is renamed into place. Without `overwrite`,
+    /// a unit that exists stops the write before anything is written; with it, the old unit is
+    /// moved aside until `commit` (or put back by `rollback`).
+    public func place(files: [CaptureLayout.File], overwrite: Bool) throws(CaptureWriteError) -> StagedWrite {
+        let units = StubTreeWriter.units(of: files)
+        // Files (a service's _service.json) are named before folders, the order a reader expects.
+        if !overwrite, let first = units.filter(exists).sorted(by: { $0.hasSuffix(".json") && !$1.hasSuffix(".json") }).first {
+            throw CaptureWriteError(path: first.hasSuffix(".json") ? first : first + "/", problem: "already exists; pass --overwrite to replace it")
         }
-        for file in files { try put(file) }
+        var staged = StagedWrite(writer: self, token: "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        do {
+            for file in files { try put(CaptureLayout.File(path: staged.staging + "/" + file.path, bytes: file.bytes)) }
+            for unit in units {
+                if exists(unit) {
+                    _ = try makeParent(of: staged.aside + "/" + unit)
+                    try move(unit, to: staged.aside + "/" + unit)
+                    staged.movedAside.append(unit)
+                }
+                staged.createdFolders += try makeParent(of: unit)
+                try move(staged.staging + "/" + unit, to: unit)
+                staged.placed.append(unit)
+            }
+        } catch {
+            staged.rollback()
+            throw error
+        }
+        return staged
+    }
+
+    /// The units `files` are placed as: route folders, and files outside them.
+    static func units(of files: [CaptureLayout.File]) -> [String] {
+        let routeFolders = Set(files.filter { $0.path.hasSuffix("/route.json") }.map { String($0.path.dropLast("/route.json".count)) })
+        var units: [String] = []
+        for file in files {
+            let folder = file.path.lastIndex(of: "/").map { String(file.path[..<$0]) }
+            let unit = folder.flatMap { routeFolders.contains($0) ? $0 : nil } ?? file.path
+            if !units.contains(unit) { units.append(unit) }
+        }
+        return units
+    }
+
+    /// Creates the folders above `relative`; returns those that did not exist, outermost first.
+    func makeParent(of relative: String) throws(CaptureWriteError) -> [String] {
+        guard let slash = relative.lastIndex(of: "/") else { return [] }
+        let folder = String(relative[..<slash])
+        var missing: [String] = []
+        var path = ""
+        for part in folder.split(separator: "/") {
+            path += path.isEmpty ? String(part) : "/" + part
+            if !exists(path) { missing.append(path) }
+        }
+        do { try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true) } catch {
+            throw CaptureWriteError(path: folder, problem: "cannot be created: \(error)")
+        }
+        return missing
     }
 
     /// Replaces the folder of `service` as a whole (a recording owns its service folders).
@@ -86,12 +126,6 @@ public struct StubTreeWriter: Sendable {
         }
     }
 
-    func clear(_ relative: String) throws(CaptureWriteError) {
-        let full = root + "/" + relative
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: full) else { return }
-        for name in names { try remove(relative + "/" + name) }
-    }
-
     func remove(_ relative: String) throws(CaptureWriteError) {
         guard exists(relative) else { return }
         do { try FileManager.default.removeItem(atPath: root + "/" + relative) } catch {
@@ -103,6 +137,40 @@ public struct StubTreeWriter: Sendable {
         guard rename(root + "/" + from, root + "/" + to) == 0 else {
             throw CaptureWriteError(path: from, problem: "cannot be renamed to \(to): \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+/// Files put in place by `StubTreeWriter.place`, to keep (`commit`) or take back (`rollback`)
+/// once the result has been checked.
+public struct StagedWrite {
+    let writer: StubTreeWriter
+    let token: String
+    var placed: [String] = []
+    var movedAside: [String] = []
+    /// Folders created to hold placed units, removed again by `rollback`.
+    var createdFolders: [String] = []
+
+    var staging: String { ".stubd-staging-\(token)" }
+    var aside: String { ".stubd-old-\(token)" }
+
+    init(writer: StubTreeWriter, token: String) {
+        self.writer = writer
+        self.token = token
+    }
+
+    /// Keeps what was placed; what it replaced is deleted.
+    public func commit() {
+        try? writer.remove(aside)
+        try? writer.remove(staging)
+    }
+
+    /// Takes back what was placed and puts back what it replaced.
+    public func rollback() {
+        for unit in placed.reversed() { try? writer.remove(unit) }
+        for unit in movedAside.reversed() { try? writer.move(aside + "/" + unit, to: unit) }
+        try? writer.remove(aside)
+        try? writer.remove(staging)
+        for folder in createdFolders.reversed() { rmdir(writer.root + "/" + folder) }
     }
 }
 

@@ -1,29 +1,33 @@
 import StubCore
+import StubSchema
 
 /// Checks each request to a stubbed route against its operation (`serve --openapi`): path
-/// parameters, required query parameters and headers, and a JSON or form body against the
-/// request body schema. Values from the path, query and headers are read as the schema's type
-/// (`"7"` as the integer 7) before they are validated.
+/// parameters, required query parameters and headers, and the body against the schema of the
+/// media type the request's `Content-Type` names (JSON, form fields, multipart field names).
+/// Values from the path, query and headers are read as the schema's type (`"7"` as the integer
+/// 7) before they are validated. Every check runs under a budget (`SchemaBudget.request`), so
+/// no request can hold a thread for long whatever the schema or the body.
 package final class ContractChecker: RequestContract {
     let document: OpenAPIDocument
     package let enforces: Bool
-    private let validator: SchemaValidator
-    /// The operation of each route (by method and full path), found once.
-    private let operations = Locked<[String: Int]>([:])
+    private let checks: CompiledChecks
 
     /// A checker for `document`; `enforces` answers violations with 400 or 422.
     package init(document: OpenAPIDocument, enforces: Bool) {
         self.document = document
         self.enforces = enforces
-        validator = document.validator
+        checks = CompiledChecks(document: document)
     }
 
+    /// Patterns in the document the checker cannot use, one line each.
+    package var warnings: [String] { checks.warnings }
+
     package func violations(of request: any RequestHead, route: Route) -> [ContractViolation]? {
-        guard let operation = operation(for: route) else { return nil }
+        guard let operation = checks.operation(for: route) else { return nil }
         var found: [ContractViolation] = []
-        let specSegments = (document.basePath + operation.path).split(separator: "/")
+        let specSegments = (document.basePath + operation.operation.path).split(separator: "/")
         let routeSegments = route.fullPath.split(separator: "/")
-        for parameter in operation.parameters {
+        for (parameter, schema, resolved) in operation.parameters {
             let location = "$.\(parameter.location).\(parameter.name)"
             let raw: String?
             switch parameter.location {
@@ -40,40 +44,12 @@ package final class ContractChecker: RequestContract {
                 if parameter.required { found.append(ContractViolation(location: location, problem: "missing required \(parameter.location == "header" ? "header" : "\(parameter.location) parameter")")) }
                 continue
             }
-            guard let schema = parameter.schema else { continue }
-            for problem in validator.validate(ContractChecker.typed(raw, schema: document.dereferenced(schema) ?? schema), against: schema, at: location) {
+            guard let schema else { continue }
+            for problem in schema.validate(ContractChecker.typed(raw, schema: resolved), at: location, budget: .request) {
                 found.append(ContractViolation(location: problem.path, problem: problem.message))
             }
         }
-        if let body = operation.requestBody { found += bodyViolations(request, body) }
-        return found
-    }
-
-    private func bodyViolations(_ request: any RequestHead, _ body: (schema: JSONValue, required: Bool, form: Bool)) -> [ContractViolation] {
-        guard !request.body.isEmpty else {
-            return body.required ? [ContractViolation(location: "$.body", problem: "missing request body")] : []
-        }
-        let instance: JSONValue
-        if body.form {
-            let fields = BodyFields.parse(request.body, contentType: "application/x-www-form-urlencoded")
-            let properties = document.dereferenced(body.schema)?["properties"]
-            instance = .object(fields.sorted { $0.key < $1.key }.map { key, value in
-                (key, ContractChecker.typed(value, schema: document.dereferenced(properties?[key]) ?? .object([])))
-            })
-        } else {
-            do { instance = try JSONParser.parse(request.body) } catch {
-                return [ContractViolation(location: "$.body", problem: "not valid JSON: \(error.message) (line \(error.line))")]
-            }
-        }
-        return validator.validate(instance, against: body.schema, at: "$.body").map { ContractViolation(location: $0.path, problem: $0.message) }
-    }
-
-    private func operation(for route: Route) -> OpenAPIDocument.Operation? {
-        let key = route.method + " " + route.fullPath
-        if let index = operations.withLock({ $0[key] }) { return index >= 0 ? document.operations[index] : nil }
-        let found = document.operation(method: route.method, fullPath: route.fullPath)
-        let index = found.flatMap { op in document.operations.firstIndex { $0.method == op.method && $0.path == op.path } } ?? -1
-        operations.withLock { $0[key] = index }
+        if !operation.bodies.isEmpty { found += bodyViolations(request, operation) }
         return found
     }
 
@@ -81,7 +57,7 @@ package final class ContractChecker: RequestContract {
     /// arrays split on commas; anything that does not parse stays a string (and fails the type).
     static func typed(_ text: String, schema: JSONValue) -> JSONValue {
         switch SchemaSynthesizer.type(of: schema) {
-        case "integer", "number": return Double(text).map { .number($0) } ?? .string(text)
+        case "integer", "number": return JSONNumber(literal: text).map { .number($0) } ?? .string(text)
         case "boolean": return text == "true" ? .bool(true) : text == "false" ? .bool(false) : .string(text)
         case "array": return .array(text.split(separator: ",").map { typed(String($0), schema: schema["items"] ?? .object([])) })
         default: return .string(text)

@@ -1,75 +1,83 @@
 import StubCapture
 import StubCore
+import StubSchema
 
 /// `stubd import-openapi SPEC --stubs DIR`: a service for the document (its `basePath` from the
 /// first server URL), a route per operation (folder named by `operationId`, else method and
-/// path), a variant per documented status with the body from `example`, the first of
-/// `examples`, or a value made from the schema; the lowest 2xx is the default. An error schema
-/// shared by the 4xx/5xx responses, with string fields for a title or message, becomes the
-/// service's `errorEnvelope`, and those responses `error` variants.
+/// path), a variant per documented status with the body from the document's example, or a
+/// value made from the schema that fits it; the lowest 2xx is the default. Operations that
+/// differ only by a query written into the path key (`/items?beta=true`) share one route, the
+/// second one's variants chosen by `when` on that query. An error schema shared by the
+/// 4xx/5xx responses, with string fields for a title or message, becomes the service's
+/// `errorEnvelope`, and those responses `error` variants.
 public struct OpenAPIImporter {
     /// The files to write, relative to the stub root.
     public private(set) var files: [CaptureLayout.File] = []
-    /// `service/route  METHOD path  variants: …` lines.
+    /// `service/route  METHOD path  variants: …` lines, one per route written.
     public private(set) var summary: [String] = []
     /// Operations that could not be made into routes, and why.
     public private(set) var skipped: [String] = []
+    /// The document's own examples that break its schemas, bodies that could not be made to
+    /// fit, patterns that cannot be checked, and parts of the document not imported.
+    public private(set) var warnings: [String] = []
     /// The service folder's name.
     public let service: String
 
     /// Imports `document` as service `service` (default: from the title); `allKeys` fills optional keys too.
     public init(_ document: OpenAPIDocument, service: String? = nil, allKeys: Bool = false) {
         self.service = service ?? OpenAPIImporter.slug(document.title)
-        let synthesizer = SchemaSynthesizer(document: document, allKeys: allKeys)
+        let compiler = document.compiler()
+        let synthesizer = SchemaSynthesizer(document: document, allKeys: allKeys, compiler: compiler)
         let envelope = ErrorEnvelopeGuess(document: document, synthesizer: synthesizer)
         var folders = Set<String>()
-        for operation in document.operations {
-            if operation.path.split(separator: "/").contains(where: { $0.contains("{") && !($0.hasPrefix("{") && $0.hasSuffix("}")) }) {
-                skipped.append("\(operation.name): a parameter that is part of a segment; stub paths take whole segments like {id}")
-                continue
-            }
-            var folder = OpenAPIImporter.slug(operation.operationID ?? "\(operation.method.lowercased())\(operation.path)")
+        for group in OpenAPIImporter.groups(document.operations, skipped: &skipped) {
+            let primary = group[0]
+            var folder = OpenAPIImporter.slug(primary.operationID ?? "\(primary.method.lowercased())\(primary.path)")
             var n = 2
             while folders.contains(folder.lowercased()) { folder = "\(folder)-\(n)"; n += 1 }
+            var builder = RouteFileBuilder(service: self.service, folder: folder, document: document, synthesizer: synthesizer, compiler: compiler, envelope: envelope)
+            for operation in group { builder.add(operation) }
+            guard let written = builder.finish(primary) else {
+                skipped.append("\(primary.name): no responses; nothing to stub")
+                continue
+            }
             folders.insert(folder.lowercased())
-            addRoute(operation, folder: folder, synthesizer: synthesizer, envelope: envelope)
+            files += written.files
+            warnings += written.warnings
+            summary.append(written.summary)
         }
         var serviceMembers: [(key: String, value: JSONValue)] = []
         if !document.basePath.isEmpty { serviceMembers.append(("basePath", .string(document.basePath))) }
         serviceMembers.append(("description", .string("Imported from \(document.file) (\(document.title))")))
         if let template = envelope.template { serviceMembers.append(("errorEnvelope", template)) }
         files.append(CaptureLayout.File(path: "\(self.service)/_service.json", bytes: OpenAPIImporter.pretty(.object(serviceMembers))))
+        warnings += synthesizer.warnings + compiler.warnings.map { "\(document.file): \($0)" }
+        warnings += document.notes.map { "\(document.file): \($0)" }
     }
 
-    private mutating func addRoute(_ operation: OpenAPIDocument.Operation, folder: String, synthesizer: SchemaSynthesizer, envelope: ErrorEnvelopeGuess) {
-        var variants: [(key: String, value: JSONValue)] = []
-        var names: [String] = []
-        for response in operation.responses {
-            guard let status = OpenAPIImporter.status(response.status, others: operation.responses.count) else { continue }
-            let name = String(status)
-            guard !names.contains(name) else { continue }
-            names.append(name)
-            if status >= 400, envelope.template != nil, envelope.matches(response.schema) {
-                variants.append((name, .object([("error", .object([("title", .string(HTTPStatusText.reason(status))),
-                                                                    ("message", .string(response.description.isEmpty ? HTTPStatusText.reason(status) : response.description))]))])))
-            } else if response.schema != nil || response.example != nil {
-                let body = response.example ?? synthesizer.value(response.schema)
-                files.append(CaptureLayout.File(path: "\(service)/\(folder)/\(name).json", bytes: OpenAPIImporter.pretty(body)))
-                variants.append((name, .object([])))
+    /// How many routes the files hold.
+    public var routeCount: Int { summary.count }
+
+    /// Operations grouped by method and path (queries in path keys set aside), in document
+    /// order; those stubd cannot serve are skipped with the reason.
+    static func groups(_ operations: [OpenAPIDocument.Operation], skipped: inout [String]) -> [[OpenAPIDocument.Operation]] {
+        var groups: [[OpenAPIDocument.Operation]] = []
+        var index: [String: Int] = [:]
+        for operation in operations {
+            if operation.path.split(separator: "/").contains(where: { $0.contains("{") && !($0.hasPrefix("{") && $0.hasSuffix("}")) }) {
+                skipped.append("\(operation.name): a parameter that is part of a segment; stub paths take whole segments like {id}")
+                continue
+            }
+            let key = operation.method + " " + OpenAPIDocument.shape(operation.path).joined(separator: "/")
+            if let i = index[key] {
+                // The operation without a query leads the group; others add `when` variants.
+                if operation.query.isEmpty && !groups[i][0].query.isEmpty { groups[i].insert(operation, at: 0) } else { groups[i].append(operation) }
             } else {
-                variants.append((name, .object([])))
+                index[key] = groups.count
+                groups.append([operation])
             }
         }
-        guard !variants.isEmpty else {
-            skipped.append("\(operation.name): no responses with a status")
-            return
-        }
-        let success = names.compactMap(Int.init).filter { (200...299).contains($0) }.min()
-        var route: [(key: String, value: JSONValue)] = [("method", .string(operation.method)), ("path", .string(operation.path))]
-        if let success { route.append(("default", .string(String(success)))) }
-        route.append(("variants", .object(variants)))
-        files.append(CaptureLayout.File(path: "\(service)/\(folder)/route.json", bytes: OpenAPIImporter.pretty(.object(route))))
-        summary.append("\(service)/\(folder)  \(operation.method) \(operation.path)  variants: \(names.joined(separator: ", "))")
+        return groups
     }
 
     /// `200` → 200, `4XX` → 400, `default` → 500, or 200 when it is the operation's only response.

@@ -1,91 +1,108 @@
 import StubCore
+import StubSchema
 
-/// A value that fits a schema, made the same way every time: the schema's `example` or
-/// `default`, an enum's first value, a plausible value for a format (a fixed UUID, a date), and
-/// for objects the required keys only (all keys with `allKeys`). A schema that contains itself
-/// (a tree) stops where it would repeat: an empty array, or the key left out.
-struct SchemaSynthesizer {
+/// A value that fits a schema, made the same way every time: the schema's own example or
+/// default when it fits, an enum's first value, a plausible value for a format (a fixed UUID, a
+/// date), a string a `pattern` matches, numbers inside their bounds, and for objects the
+/// required keys (all keys with `allKeys`), `allOf` parts merged with what each requires. Where
+/// a schema offers choices (`oneOf`, `anyOf`), the first that makes a valid value wins, checked
+/// with the validator itself. A schema that contains itself (a tree) stops where it would
+/// repeat: an empty array, or the key left out.
+final class SchemaSynthesizer {
     let document: OpenAPIDocument
     let allKeys: Bool
+    let compiler: SchemaCompiler
+    /// What could not be made to fit, one line each (a schema that admits no value stubd can make).
+    private(set) var warnings: [String] = []
+    /// Refs being expanded, to stop a schema that contains itself.
+    var expanding: [String] = []
 
-    func value(_ schema: JSONValue?) -> JSONValue {
-        var seen: [String] = []
-        return value(schema, seen: &seen) ?? .null
+    init(document: OpenAPIDocument, allKeys: Bool, compiler: SchemaCompiler? = nil) {
+        self.document = document
+        self.allKeys = allKeys
+        self.compiler = compiler ?? document.compiler()
     }
 
-    private func value(_ schema: JSONValue?, seen: inout [String], alsoRequired: Set<String> = []) -> JSONValue? {
+    /// A value for `schema`, checked against it; `location` names it in warnings.
+    func value(_ schema: JSONValue?, location: String = "") -> JSONValue {
         guard let schema else { return .null }
+        let made = make(schema) ?? .null
+        let problems = compiler.compile(schema, location: location).validate(made)
+        if let first = problems.first {
+            warnings.append("\(location): the body made from the schema does not fit it: \(first)")
+        }
+        return made
+    }
+
+    /// True when `value` fits `schema`.
+    func fits(_ value: JSONValue, _ schema: JSONValue) -> Bool {
+        compiler.compile(schema).isValid(value)
+    }
+
+    /// A value for `schema`, or nil where a schema would repeat inside itself.
+    func make(_ schema: JSONValue, variant: Int = 0) -> JSONValue? {
+        if case .bool(let allowed) = schema { return allowed ? .null : nil }
         if case .string(let ref)? = schema["$ref"] {
-            guard !seen.contains(ref), seen.count < 32 else { return nil }
-            seen.append(ref)
-            defer { seen.removeLast() }
-            return value(document.resolve(ref), seen: &seen, alsoRequired: alsoRequired)
+            guard !expanding.contains(ref), expanding.count < 32, let target = document.resolve(ref) else { return nil }
+            expanding.append(ref)
+            defer { expanding.removeLast() }
+            return make(target, variant: variant)
         }
-        if let example = schema["example"] { return example }
-        if case .array(let examples)? = schema["examples"], let first = examples.first { return first }
-        if let fixed = schema["const"] ?? schema["default"] { return fixed }
-        if case .array(let options)? = schema["enum"], let first = options.first { return first }
-        if case .array(let parts)? = schema["allOf"] { return merged(parts, seen: &seen) }
+        let flat = flatten(schema)
+        if let own = ownExample(flat, original: schema) { return own }
+        if let fixed = flat["const"] { return fixed }
+        if case .array(let options)? = flat["enum"], !options.isEmpty {
+            let usable = options.filter { $0 != .null || flat["nullable"] == .bool(true) }
+            return usable.isEmpty ? options[0] : usable[variant % usable.count]
+        }
         for key in ["oneOf", "anyOf"] {
-            if case .array(let options)? = schema[key], let first = options.first { return value(first, seen: &seen) }
+            if case .array(let options)? = flat[key], !options.isEmpty { return choose(options, from: flat, key: key, variant: variant) }
         }
-        // A value that may be null, or a schema that says nothing of its type: null.
-        if schema["nullable"] == .bool(true) || (schema["type"] == nil && schema["properties"] == nil && schema["items"] == nil) { return .null }
-        switch SchemaSynthesizer.type(of: schema) {
-        case "string": return .string(SchemaSynthesizer.sample(format: schema["format"]?.scalarText, minLength: schema["minLength"]))
-        case "integer": return .number(bound(schema, fallback: 1).rounded(.up))
-        case "number": return .number(bound(schema, fallback: 1.5))
-        case "boolean": return .bool(true)
+        let type = SchemaSynthesizer.type(of: flat)
+        // A value that may be null and says nothing else, or a schema that says nothing at all: null.
+        // `nullable` beside an `allOf` part does not make the part nullable: null only where it fits.
+        if flat["nullable"] == .bool(true) || flat["x-nullable"] == .bool(true), fits(.null, schema) { return .null }
+        if flat["type"] == nil && flat["properties"] == nil && flat["items"] == nil && flat["additionalProperties"] == nil { return .null }
+        switch type {
+        case "string": return .string(string(flat, variant: variant))
+        case "integer": return .number(integer(flat, variant: variant))
+        case "number": return number(flat, variant: variant)
+        case "boolean": return .bool(variant % 2 == 0)
         case "null": return .null
-        case "array":
-            guard let item = value(schema["items"], seen: &seen) else { return .array([]) }
-            var count = 1
-            if case .number(let n)? = schema["minItems"], n > 1 { count = Int(min(n, 100)) }
-            return .array(Array(repeating: item, count: count))
-        default: return object(schema, seen: &seen, alsoRequired: alsoRequired)
+        case "array": return array(flat)
+        default: return object(flat, variant: variant)
         }
     }
 
-    private func object(_ schema: JSONValue, seen: inout [String], alsoRequired: Set<String>) -> JSONValue {
-        var required = alsoRequired
-        if case .array(let list)? = schema["required"] { required = Set(list.compactMap(\.scalarText)) }
-        var members: [(key: String, value: JSONValue)] = []
-        if case .object(let properties)? = schema["properties"] {
-            for (key, property) in properties where allKeys || required.contains(key) {
-                if let v = value(property, seen: &seen) { members.append((key, v)) } else if required.contains(key) { members.append((key, .null)) }
-            }
+    /// The schema's own `example`, `examples` or `default`, when it fits the schema.
+    private func ownExample(_ flat: JSONValue, original: JSONValue) -> JSONValue? {
+        var candidates: [JSONValue] = []
+        if let example = flat["example"] { candidates.append(example) }
+        if case .array(let list)? = flat["examples"] { candidates += list }
+        if let value = flat["default"] { candidates.append(value) }
+        for candidate in candidates {
+            guard let value = document.exampleValue(candidate) else { continue }
+            if fits(value, original) { return value }
+            // The document's own example breaks its schema: said once per schema, not used.
+            let owner = expanding.last ?? "an inline schema"
+            let note = "the example of \(owner) does not fit its schema; a value made from the schema is used instead"
+            if !warnings.contains(note) { warnings.append(note) }
         }
-        return .object(members)
+        return nil
     }
 
-    /// `allOf`: the parts' objects merged, a later part's value winning (objects merged key by key).
-    private func merged(_ parts: [JSONValue], seen: inout [String]) -> JSONValue {
-        // A key one part requires is required of the whole, whichever part describes it.
-        var required: Set<String> = []
-        for part in parts {
-            if case .array(let list)? = document.dereferenced(part)?["required"] { required.formUnion(list.compactMap(\.scalarText)) }
+    /// The first option (`oneOf`: that matches exactly one option) that makes a valid value.
+    private func choose(_ options: [JSONValue], from flat: JSONValue, key: String, variant: Int) -> JSONValue? {
+        var first: JSONValue?
+        for option in options {
+            var combined = flat
+            combined.remove(key)
+            let candidate = make(SchemaSynthesizer.merge(combined, document.dereferenced(option) ?? option), variant: variant)
+            guard let candidate else { continue }
+            if first == nil { first = candidate }
+            if fits(candidate, flat) { return candidate }
         }
-        var result: JSONValue = .object([])
-        for part in parts {
-            guard let more = value(part, seen: &seen, alsoRequired: required) else { continue }
-            result = SchemaSynthesizer.merge(result, more)
-        }
-        return result
-    }
-
-    static func merge(_ a: JSONValue, _ b: JSONValue) -> JSONValue {
-        guard case .object(var members) = a, case .object(let more) = b else { return b == .null ? a : b }
-        for member in more {
-            if let i = members.firstIndex(where: { $0.key == member.key }) { members[i].value = merge(members[i].value, member.value) } else { members.append(member) }
-        }
-        return .object(members)
-    }
-
-    private func bound(_ schema: JSONValue, fallback: Double) -> Double {
-        if case .number(let min)? = schema["minimum"] { return schema["exclusiveMinimum"] == .bool(true) ? min + 1 : min }
-        if case .number(let min)? = schema["exclusiveMinimum"] { return min + 1 }
-        if case .number(let max)? = schema["maximum"], max < fallback { return max }
-        return fallback
+        return first
     }
 
     /// `type`, or the first non-null of a 3.1 type array; objects when only `properties` say so.
@@ -96,17 +113,12 @@ struct SchemaSynthesizer {
         default: return schema["items"] != nil ? "array" : "object"
         }
     }
+}
 
-    static func sample(format: String?, minLength: JSONValue?) -> String {
-        switch format {
-        case "date-time"?: return "2026-01-01T12:00:00Z"
-        case "date"?: return "2026-01-01"
-        case "uuid"?: return "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-        case "email"?: return "user@example.com"
-        case "uri"?, "url"?: return "https://example.com/"
-        default:
-            if case .number(let n)? = minLength, n > 6 { return String(repeating: "x", count: Int(n)) }
-            return "string"
-        }
+extension JSONValue {
+    /// Removes `key` from an object.
+    mutating func remove(_ key: String) {
+        guard case .object(let members) = self else { return }
+        self = .object(members.filter { $0.key != key })
     }
 }

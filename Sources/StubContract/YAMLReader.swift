@@ -1,133 +1,95 @@
-internal import CYAML
 import StubCore
 
-/// Reads YAML (1.1, through libyaml's event parser) into the core's `JSONValue`, keeping the
-/// line of every value (by JSON pointer) for error messages. Plain scalars are typed the way
-/// OpenAPI documents expect: `null`/`~`, `true`/`false`, integers and decimals; quoted scalars
-/// are strings. Anchors and aliases are followed.
+/// Reads YAML (1.1, through libyaml's event parser) into the core's `JSONValue`. Plain scalars
+/// are typed the way OpenAPI documents expect: `null`/`~`, `true`/`false`, integers and
+/// decimals (their text kept exactly when it is JSON's); quoted scalars are strings. Anchors,
+/// aliases and `<<` merge keys are followed.
+///
+/// Every input is bounded, so a hostile document costs little: nesting depth, and the nodes that
+/// aliases and merges add (a "billion laughs" document of a few hundred bytes is refused at once,
+/// not expanded). Lines are not recorded while reading; `line(of:in:)` finds one when a message
+/// needs it.
 struct YAMLReader {
-    /// A document and where each of its values starts.
-    struct Document {
-        let value: JSONValue
-        /// 1-based line of the value at each JSON pointer (`/paths/~1users/get`).
-        let lines: [String: Int]
+    /// How much a document may ask for.
+    struct Limits {
+        /// Mappings and sequences inside each other.
+        var depth = 512
+        /// Nodes that aliases and merge keys add, counted as if copied out.
+        var aliasNodes = 1_000_000
     }
 
-    /// A problem: the line and what libyaml said.
+    /// A problem: the line and what is wrong.
     struct Problem: Error {
         let line: Int
         let message: String
     }
 
-    static func read(_ bytes: [UInt8]) throws(Problem) -> Document {
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) == 1 else { throw Problem(line: 0, message: "libyaml could not start") }
-        defer { yaml_parser_delete(&parser) }
-        var copy = bytes
-        return try copy.withUnsafeMutableBufferPointer { buffer throws(Problem) -> Document in
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            var builder = Builder()
+    /// The first document in `bytes`.
+    static func read(_ bytes: [UInt8], limits: Limits = Limits()) throws(Problem) -> JSONValue {
+        let events = YAMLEvents(bytes)
+        var builder = Builder(limits: limits)
+        do {
             while true {
-                var event = yaml_event_t()
-                guard yaml_parser_parse(&parser, &event) == 1 else {
-                    let reason = parser.problem.map { String(cString: $0) } ?? "not valid YAML"
-                    throw Problem(line: Int(parser.problem_mark.line) + 1, message: reason)
-                }
-                defer { yaml_event_delete(&event) }
-                if event.type == YAML_STREAM_END_EVENT { break }
-                try builder.take(event)
+                let event = try events.next()
+                if case .documentEnd = event { break }
+                try builder.take(event, line: events.line)
+                if builder.root != nil { break }
             }
-            return Document(value: builder.root ?? .null, lines: builder.lines)
+        } catch let error as YAMLEvents.SyntaxError {
+            throw Problem(line: error.line, message: error.message)
+        } catch let error as Problem {
+            throw error
+        } catch {
+            throw Problem(line: events.line, message: "\(error)")
         }
+        return builder.root ?? .null
     }
 
-    /// Builds values from events with a stack of open mappings and sequences.
-    private struct Builder {
-        enum Open {
-            case mapping(members: [(key: String, value: JSONValue)], pendingKey: String?, anchor: String?, pointer: String)
-            case sequence(items: [JSONValue], anchor: String?, pointer: String)
+    /// The 1-based line where the value at JSON pointer `pointer` starts, found by reading the
+    /// events again (only for messages, so reading never keeps a line per value).
+    static func line(of pointer: String, in bytes: [UInt8]) -> Int? {
+        let target = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            String($0).replacing("~1", with: "/").replacing("~0", with: "~")
         }
-        var stack: [Open] = []
-        var root: JSONValue?
-        var anchors: [String: JSONValue] = [:]
-        var lines: [String: Int] = [:]
-
-        /// The JSON pointer of the next value.
-        var nextPointer: String {
-            guard let top = stack.last else { return "" }
-            switch top {
-            case .mapping(_, let key, _, let pointer): return pointer + "/" + (key ?? "").replacing("~", with: "~0").replacing("/", with: "~1")
-            case .sequence(let items, _, let pointer): return pointer + "/\(items.count)"
+        let events = YAMLEvents(bytes)
+        // The open containers: a mapping's pending key, or a sequence's next index; and the
+        // tokens of the pointer to the innermost one.
+        var open: [(mapping: Bool, key: String?, index: Int)] = []
+        var path: [String] = []
+        func token() -> String? {
+            guard let top = open.last else { return nil }
+            return top.mapping ? top.key ?? "" : String(top.index)
+        }
+        func advance() {
+            guard let top = open.last else { return }
+            open[open.count - 1] = top.mapping ? (true, nil, 0) : (false, nil, top.index + 1)
+        }
+        func isKey() -> Bool { open.last.map { $0.mapping && $0.key == nil } ?? false }
+        while let event = try? events.next() {
+            switch event {
+            case .documentEnd:
+                return nil
+            case .scalar(let text, _, _, _) where isKey():
+                open[open.count - 1].key = text
+            case .alias where isKey():
+                open[open.count - 1].key = ""
+            case .scalar, .alias:
+                if (token().map { path + [$0] } ?? []) == target { return events.line }
+                advance()
+            case .mappingStart, .sequenceStart:
+                let here = token().map { path + [$0] } ?? []
+                if here == target { return events.line }
+                if !open.isEmpty { path = here }
+                if case .mappingStart = event { open.append((true, nil, 0)) } else { open.append((false, nil, 0)) }
+            case .end:
+                open.removeLast()
+                if !open.isEmpty {
+                    path.removeLast()
+                    advance()
+                }
             }
         }
-
-        var expectsKey: Bool {
-            if case .mapping(_, nil, _, _)? = stack.last { return true }
-            return false
-        }
-
-        mutating func take(_ event: yaml_event_t) throws(Problem) {
-            let line = Int(event.start_mark.line) + 1
-            switch event.type {
-            case YAML_SCALAR_EVENT:
-                let s = event.data.scalar
-                let text = String(decoding: UnsafeBufferPointer(start: s.value, count: s.length), as: UTF8.self)
-                if expectsKey {
-                    guard case .mapping(let members, _, let anchor, let pointer) = stack.removeLast() else { return }
-                    stack.append(.mapping(members: members, pendingKey: text, anchor: anchor, pointer: pointer))
-                    return
-                }
-                let value = s.style == YAML_PLAIN_SCALAR_STYLE ? YAMLReader.typed(text) : .string(text)
-                lines[nextPointer] = line
-                if let anchor = s.anchor { anchors[String(cString: anchor)] = value }
-                add(value)
-            case YAML_ALIAS_EVENT:
-                let name = String(cString: event.data.alias.anchor)
-                guard let value = anchors[name] else { throw Problem(line: line, message: "unknown alias *\(name)") }
-                if expectsKey {
-                    guard case .mapping(let members, _, let anchor, let pointer) = stack.removeLast() else { return }
-                    stack.append(.mapping(members: members, pendingKey: value.scalarText ?? "", anchor: anchor, pointer: pointer))
-                    return
-                }
-                add(value)
-            case YAML_MAPPING_START_EVENT:
-                let pointer = nextPointer
-                lines[pointer] = line
-                stack.append(.mapping(members: [], pendingKey: nil, anchor: event.data.mapping_start.anchor.map { String(cString: $0) }, pointer: pointer))
-            case YAML_SEQUENCE_START_EVENT:
-                let pointer = nextPointer
-                lines[pointer] = line
-                stack.append(.sequence(items: [], anchor: event.data.sequence_start.anchor.map { String(cString: $0) }, pointer: pointer))
-            case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
-                let value: JSONValue
-                let anchor: String?
-                switch stack.removeLast() {
-                case .mapping(let members, _, let a, _): value = .object(members); anchor = a
-                case .sequence(let items, let a, _): value = .array(items); anchor = a
-                }
-                if let anchor { anchors[anchor] = value }
-                add(value)
-            default:
-                return
-            }
-        }
-
-        mutating func add(_ value: JSONValue) {
-            guard let top = stack.popLast() else { root = value; return }
-            switch top {
-            case .mapping(var members, let key, let anchor, let pointer):
-                // `<<` merge keys: the aliased mapping's members, where not set here.
-                if key == "<<", case .object(let merged) = value {
-                    for member in merged where !members.contains(where: { $0.key == member.key }) { members.append(member) }
-                } else {
-                    members.append((key ?? "", value))
-                }
-                stack.append(.mapping(members: members, pendingKey: nil, anchor: anchor, pointer: pointer))
-            case .sequence(var items, let anchor, let pointer):
-                items.append(value)
-                stack.append(.sequence(items: items, anchor: anchor, pointer: pointer))
-            }
-        }
+        return nil
     }
 
     /// A plain scalar's value: null, a boolean, a number, or the text.
@@ -138,8 +100,35 @@ struct YAMLReader {
         case "false", "False", "FALSE": return .bool(false)
         default: break
         }
-        let numberLike = text.first.map { $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." } ?? false
-        if numberLike, !text.contains(where: { $0.isLetter && $0 != "e" && $0 != "E" }), let n = Double(text) { return .number(n) }
-        return .string(text)
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+                || (first >= 0x30 && first <= 0x39) else { return .string(text) }
+        if let exact = JSONNumber(literal: text) { return .number(exact) }
+        // YAML's other decimal forms (`+1`, `.5`, `1.`, `007`): the value, written the JSON way.
+        guard YAMLReader.isDecimal(text), let n = Double(text), n.isFinite else { return .string(text) }
+        return .number(n)
+    }
+
+    /// `[-+]? ( [0-9]+ (. [0-9]*)? | . [0-9]+ ) ([eE] [-+]? [0-9]+)?`.
+    static func isDecimal(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        let isDigit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
+        let whole = bytes.prefix(while: isDigit).count
+        bytes = bytes.dropFirst(whole)
+        var fraction = 0
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fraction = bytes.prefix(while: isDigit).count
+            bytes = bytes.dropFirst(fraction)
+        }
+        guard whole + fraction > 0 else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            let digits = bytes.prefix(while: isDigit).count
+            guard digits > 0 else { return false }
+            bytes = bytes.dropFirst(digits)
+        }
+        return bytes.isEmpty
     }
 }

@@ -1,4 +1,5 @@
-@testable import StubCore
+@testable import StubSchema
+import StubCore
 import Testing
 
 /// Each keyword OpenAPI uses, with the message a user reads.

@@ -228,7 +228,7 @@ public struct JSONParser {
             if digits(&self) == 0 { throw error("expected a digit in the exponent, found \(describeCurrent())") }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard let n = Double(text) else { throw error("invalid number \(text)") }
-        return .number(n)
+        guard let n = Double(text), n.isFinite else { throw error("number \(text) is out of range") }
+        return .number(JSONNumber(value: n, checkedLiteral: text))
     }
 }

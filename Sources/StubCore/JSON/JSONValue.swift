@@ -5,10 +5,13 @@
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
-    case number(Double)
+    case number(JSONNumber)
     case string(String)
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
+
+    /// A computed number.
+    public static func number(_ value: Double) -> JSONValue { .number(JSONNumber(value)) }
 
     /// Structural equality; objects compare keys in order.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
@@ -30,6 +33,12 @@ public enum JSONValue: Sendable, Equatable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The value when this is a number.
+    public var numberValue: Double? {
+        if case .number(let n) = self { return n.value }
+        return nil
+    }
+
     /// A short name of the kind of value, for error messages ("found a number").
     public var kindDescription: String {
         switch self {
@@ -47,7 +56,10 @@ public enum JSONValue: Sendable, Equatable {
         switch self {
         case .string(let s): return s
         case .bool(let b): return b ? "true" : "false"
-        case .number(let n): return JSONValue.format(number: n)
+        // A plain integer literal as written (exact beyond 2^53); other forms as their value.
+        case .number(let n):
+            if let literal = n.literal, !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return literal }
+            return JSONNumber.format(n.value)
         case .null, .array, .object: return nil
         }
     }
@@ -61,11 +73,6 @@ extension JSONValue {
         return out
     }
 
-    static func format(number n: Double) -> String {
-        if n.rounded() == n && abs(n) < 1e15 { return String(Int64(n)) }
-        return String(n)
-    }
-
     private func write(to out: inout String, pretty: Bool, indent: Int) {
         let newline = pretty ? "\n" : ""
         let pad = pretty ? String(repeating: "  ", count: indent + 1) : ""
@@ -73,7 +80,7 @@ extension JSONValue {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += JSONValue.format(number: n)
+        case .number(let n): out += n.text
         case .string(let s): JSONValue.writeEscaped(s, to: &out)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }

@@ -33,7 +33,7 @@ struct ValueReader {
     }
 
     func int(_ value: JSONValue, at path: String, in range: ClosedRange<Int>) -> Int? {
-        guard case .number(let n) = value, n.rounded() == n, n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+        guard case .number(let number) = value, case let n = number.value, n.rounded() == n, n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
             let found = value.scalarText.map { "\(value.kindDescription) \($0)" } ?? value.kindDescription
             fail(path, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(found)")
             return nil
@@ -42,8 +42,8 @@ struct ValueReader {
     }
 
     func number(_ value: JSONValue, at path: String, minimum: Double) -> Double? {
-        guard case .number(let n) = value, n >= minimum else {
-            fail(path, "expected a number ≥ \(JSONValue.format(number: minimum)), found \(value.scalarText ?? value.kindDescription)")
+        guard case .number(let number) = value, case let n = number.value, n >= minimum else {
+            fail(path, "expected a number ≥ \(JSONNumber.format(minimum)), found \(value.scalarText ?? value.kindDescription)")
             return nil
         }
         return n

@@ -43,10 +43,10 @@ package enum PathText {
 }
 
 /// What is at a path, from stat(2).
-enum FileKind {
+package enum FileKind {
     case missing, file, directory
 
-    static func of(_ path: String) -> FileKind {
+    package static func of(_ path: String) -> FileKind {
         var info = stat()
         guard (try? SystemCall.run("stat", { stat(path, &info) })) != nil else { return .missing }
         return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file

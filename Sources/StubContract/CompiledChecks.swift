@@ -1,0 +1,58 @@
+import StubCore
+import StubSchema
+
+/// The compiled schemas of each operation a route stands for, made on the route's first request
+/// and kept: compiling is the only step that needs the (single-threaded) compiler, so it runs
+/// under a lock, and what it makes is immutable and shared by every later request.
+///
+/// @unchecked Sendable: `compiler` and `cache` are touched only while `lock` is held; the values
+/// handed out are immutable (`CompiledSchema` is Sendable).
+final class CompiledChecks: @unchecked Sendable {
+    /// One request body media type and its schema.
+    struct Body: Sendable {
+        let body: OpenAPIDocument.RequestBody
+        let schema: CompiledSchema?
+        /// The schema with its ref followed, for reading field types.
+        let resolved: JSONValue
+    }
+
+    /// The checks of one operation.
+    struct Operation: Sendable {
+        let operation: OpenAPIDocument.Operation
+        let parameters: [(OpenAPIDocument.Parameter, CompiledSchema?, JSONValue)]
+        let bodies: [Body]
+    }
+
+    private let document: OpenAPIDocument
+    private let lock = PlainLock()
+    private let compiler: SchemaCompiler
+    /// By route: the operation's checks, or nil when the document has no such operation.
+    private var cache: [ObjectIdentifier: Operation?] = [:]
+
+    init(document: OpenAPIDocument) {
+        self.document = document
+        compiler = document.compiler()
+    }
+
+    var warnings: [String] { lock.withLock { compiler.warnings } }
+
+    func operation(for route: Route) -> Operation? {
+        lock.withLock {
+            if let known = cache[ObjectIdentifier(route)] { return known }
+            let made = document.operation(method: route.method, fullPath: route.fullPath).map(compile)
+            cache[ObjectIdentifier(route)] = made
+            return made
+        }
+    }
+
+    private func compile(_ operation: OpenAPIDocument.Operation) -> Operation {
+        let parameters = operation.parameters.map { p in
+            (p, p.schema.map { compiler.compile($0, location: "\(operation.pointer)/parameters/\(p.name)") }, document.dereferenced(p.schema) ?? p.schema ?? .object([]))
+        }
+        let bodies = operation.requestBodies.map { body in
+            Body(body: body, schema: body.schema.map { compiler.compile($0, location: "\(operation.pointer)/requestBody") },
+                 resolved: document.dereferenced(body.schema) ?? .object([]))
+        }
+        return Operation(operation: operation, parameters: parameters, bodies: bodies)
+    }
+}

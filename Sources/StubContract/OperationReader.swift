@@ -1,0 +1,95 @@
+import Foundation
+import StubCore
+
+/// Reads a document's operations into the model: path items and operations written as `$ref`s
+/// (in this file or another) followed, path-level parameters merged, a query in a path key
+/// split off, and Swagger 2.0's forms (`in: body` and `formData` parameters, `consumes`,
+/// `produces`, response `schema` and `examples`) read as their OpenAPI 3 equivalents.
+struct OperationReader {
+    static let methods = ["get", "put", "post", "delete", "patch", "options", "head", "trace"]
+
+    let files: SpecFiles
+    let kind: OpenAPIDocument.Kind
+    let root: JSONValue
+
+    func operations() -> [OpenAPIDocument.Operation] {
+        guard case .object(let paths)? = root["paths"] else { return [] }
+        var result: [OpenAPIDocument.Operation] = []
+        for (key, rawItem) in paths {
+            guard let item = OpenAPIDocument.deref(rawItem, files: files) else { continue }
+            let (path, query) = OperationReader.splitQuery(key)
+            let shared = parameters(item["parameters"])
+            for method in OperationReader.methods {
+                guard let raw = item[method], let op = OpenAPIDocument.deref(raw, files: files), case .object = op else { continue }
+                let pointer = "/paths/\(SpecFiles.escape(key))/\(method)"
+                let own = parameters(op["parameters"])
+                let merged = own + shared.filter { s in !own.contains { $0.name == s.name && $0.location == s.location } }
+                let (bodies, required) = kind == .swagger2 ? swaggerBodies(op, parameters: op["parameters"], shared: item["parameters"]) : requestBodies(op["requestBody"])
+                result.append(OpenAPIDocument.Operation(
+                    method: method.uppercased(), path: path, query: query, operationID: op["operationId"]?.scalarText,
+                    parameters: merged.filter { $0.location != "body" && $0.location != "formData" }, requestBodies: bodies, bodyRequired: required,
+                    responses: responses(op, pointer: pointer + "/responses"), pointer: pointer))
+            }
+        }
+        return result
+    }
+
+    /// `/items?beta=true` → (`/items`, [beta=true]).
+    static func splitQuery(_ key: String) -> (String, [(name: String, value: String)]) {
+        guard let question = key.firstIndex(of: "?") else { return (key, []) }
+        let query = key[key.index(after: question)...].split(separator: "&").map { pair -> (name: String, value: String) in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (s: Substring) in String(s).replacing("+", with: " ").removingPercentEncoding ?? String(s) }
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+        }
+        return (String(key[..<question]), query)
+    }
+
+    func parameters(_ value: JSONValue?) -> [OpenAPIDocument.Parameter] {
+        guard case .array(let list)? = value else { return [] }
+        return list.compactMap { raw in
+            guard let p = OpenAPIDocument.deref(raw, files: files), let name = p["name"]?.scalarText, let location = p["in"]?.scalarText else { return nil }
+            var schema = p["schema"]
+            if schema == nil, case .object(let content)? = p["content"] { schema = content.first?.value["schema"] }
+            if kind == .swagger2, location != "body" { schema = OperationReader.swaggerSchema(of: p) }
+            return OpenAPIDocument.Parameter(name: name, location: location, required: p["required"] == .bool(true) || location == "path", schema: schema)
+        }
+    }
+
+    func requestBodies(_ value: JSONValue?) -> ([OpenAPIDocument.RequestBody], Bool) {
+        guard let body = OpenAPIDocument.deref(value, files: files), case .object(let content)? = body["content"] else { return ([], false) }
+        return (content.map { OpenAPIDocument.RequestBody(mediaType: $0.key, schema: $0.value["schema"]) }, body["required"] == .bool(true))
+    }
+
+    func responses(_ op: JSONValue, pointer: String) -> [OpenAPIDocument.Response] {
+        guard case .object(let list)? = op["responses"] else { return [] }
+        return list.compactMap { status, raw in
+            guard let response = OpenAPIDocument.deref(raw, files: files) else { return nil }
+            let here = pointer + "/" + SpecFiles.escape(status)
+            if kind == .swagger2 { return swaggerResponse(status, response, op: op, pointer: here) }
+            var schema: JSONValue?, mediaType: String?, examples: [OpenAPIDocument.Example] = []
+            if case .object(let content)? = response["content"],
+               let json = content.first(where: { OpenAPIDocument.BodyKind(mediaType: $0.key) == .json }) {
+                mediaType = json.key
+                schema = json.value["schema"]
+                let at = here + "/content/" + SpecFiles.escape(json.key)
+                if let example = json.value["example"] { examples.append(self.example(example, at: at + "/example")) }
+                if case .object(let named)? = json.value["examples"] {
+                    for (name, raw) in named {
+                        guard let object = OpenAPIDocument.deref(raw, files: files), let value = object["value"] else { continue }
+                        examples.append(self.example(value, at: at + "/examples/" + SpecFiles.escape(name)))
+                    }
+                }
+            }
+            return OpenAPIDocument.Response(status: status, description: response["description"]?.scalarText ?? "", mediaType: mediaType,
+                                            schema: schema, examples: examples)
+        }
+    }
+
+    /// An example, a lone `$ref` one resolved (nil value when it leads nowhere).
+    func example(_ value: JSONValue, at pointer: String) -> OpenAPIDocument.Example {
+        guard case .object(let members) = value, members.count == 1, members[0].key == "$ref", case .string(let ref) = members[0].value,
+              ref.hasPrefix("/") else { return OpenAPIDocument.Example(pointer: pointer, value: value) }
+        return OpenAPIDocument.Example(pointer: pointer, value: files.resolve(ref))
+    }
+}

@@ -1,0 +1,83 @@
+import StubCapture
+import StubCore
+import StubSchema
+
+/// The files of one imported route: `route.json` and a body file per variant, from one
+/// operation or several that share a method and path (told apart by their path key's query).
+struct RouteFileBuilder {
+    let service: String
+    let folder: String
+    let document: OpenAPIDocument
+    let synthesizer: SchemaSynthesizer
+    let compiler: SchemaCompiler
+    let envelope: ErrorEnvelopeGuess
+    private var variants: [(key: String, value: JSONValue)] = []
+    private var names: [String] = []
+    private var defaultName: String?
+    private var files: [CaptureLayout.File] = []
+    private var warnings: [String] = []
+
+    init(service: String, folder: String, document: OpenAPIDocument, synthesizer: SchemaSynthesizer, compiler: SchemaCompiler, envelope: ErrorEnvelopeGuess) {
+        self.service = service
+        self.folder = folder
+        self.document = document
+        self.synthesizer = synthesizer
+        self.compiler = compiler
+        self.envelope = envelope
+    }
+
+    /// Adds the variants of `operation`; after the first, variant names carry the query
+    /// (`200-beta-true`) and a `when` on it.
+    mutating func add(_ operation: OpenAPIDocument.Operation) {
+        let primary = variants.isEmpty && operation.query.isEmpty
+        let tag = operation.query.isEmpty ? "" : "-" + OpenAPIImporter.slug(operation.query.map { "\($0.name)-\($0.value)" }.joined(separator: "-")).lowercased()
+        let when: JSONValue? = operation.query.isEmpty ? nil
+            : .object([("query", .object(operation.query.map { ($0.name, .string($0.value)) }))])
+        var success: [Int] = []
+        for response in operation.responses {
+            guard let status = OpenAPIImporter.status(response.status, others: operation.responses.count) else { continue }
+            var name = String(status) + tag
+            var n = 2
+            while names.contains(name) { name = "\(status)\(tag)-\(n)"; n += 1 }
+            names.append(name)
+            if (200...299).contains(status) { success.append(status) }
+            var variant: [(key: String, value: JSONValue)] = []
+            if let when { variant.append(("when", when)) }
+            if status >= 400, envelope.template != nil, envelope.matches(response.schema) {
+                let message = response.description.isEmpty ? HTTPStatusText.reason(status) : response.description
+                variant.append(("error", .object([("title", .string(HTTPStatusText.reason(status))), ("message", .string(message))])))
+            } else if response.schema != nil || response.example != nil {
+                files.append(CaptureLayout.File(path: "\(service)/\(folder)/\(name).json", bytes: OpenAPIImporter.pretty(body(for: response, operation: operation, file: "\(name).json"))))
+            }
+            variants.append((name, .object(variant)))
+        }
+        if primary, let lowest = success.min() { defaultName = String(lowest) }
+    }
+
+    /// The document's example (kept even when it breaks the schema, with a warning), else a
+    /// value made from the schema.
+    private mutating func body(for response: OpenAPIDocument.Response, operation: OpenAPIDocument.Operation, file: String) -> JSONValue {
+        let at = "\(service)/\(folder)/\(file)"
+        for example in response.examples {
+            guard let value = example.value else {
+                warnings.append("\(at): the example at \(example.pointer) refers to a file or place that cannot be read; a body was made from the schema")
+                continue
+            }
+            if let schema = response.schema, let problem = compiler.compile(schema).validate(value).first {
+                warnings.append("\(at): the document's own example at \(example.pointer) does not fit its schema: \(problem); kept as the document has it")
+            }
+            return value
+        }
+        return synthesizer.value(response.schema, location: "\(at) (\(operation.pointer)/responses/\(response.status))")
+    }
+
+    /// The route's files, a summary line and warnings; nil when no operation had a response.
+    func finish(_ primary: OpenAPIDocument.Operation) -> (files: [CaptureLayout.File], summary: String, warnings: [String])? {
+        guard !variants.isEmpty else { return nil }
+        var route: [(key: String, value: JSONValue)] = [("method", .string(primary.method)), ("path", .string(primary.path))]
+        if let defaultName { route.append(("default", .string(defaultName))) }
+        route.append(("variants", .object(variants)))
+        let all = files + [CaptureLayout.File(path: "\(service)/\(folder)/route.json", bytes: OpenAPIImporter.pretty(.object(route)))]
+        return (all, "\(service)/\(folder)  \(primary.method) \(primary.path)  variants: \(names.joined(separator: ", "))", warnings)
+    }
+}
