@@ -1,5 +1,5 @@
 # Quick Start targets: each installs libmicrohttpd-dev first when it is missing.
-.PHONY: run test deps check routes container-test bench install
+.PHONY: run test deps check routes container-test bench install conformance
 
 PREFIX ?= /usr/local
 
@@ -27,6 +27,10 @@ check: deps
 
 routes: deps
 	swift run stubd routes Stubs
+
+## The JSON Schema Test Suite and real OpenAPI documents from ../shared/corpus (see bench/conformance.py)
+conformance: deps
+	python3 bench/conformance.py
 
 ## Build the container image with podman and smoke-test it (root; see scripts/container-test.sh)
 container-test:

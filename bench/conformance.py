@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""`make conformance`: stubd against material nobody here wrote.
+
+1. The JSON Schema Test Suite (draft4 and draft2020-12, the optional files too) through stubd's
+   validator: per file, cases, passes, skips (each named with its reason with --failures) and
+   failures.
+2. Real OpenAPI documents (Stripe, OpenAI, DigitalOcean, the OAI examples with Swagger 2.0):
+   per document, operations, routes written, the import's exit status, time and peak RSS,
+   drift of the imported stubs against their own document (`check --openapi`; the document's
+   own invalid examples counted apart), how many routes answer their default variant with its
+   status when served, and the server's start time and RSS.
+
+The material is read from ../shared/corpus (or --corpus). Without it, this prints where to get it
+and exits 0 having run nothing.
+"""
+import argparse
+import http.client
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ROOT, Daemon  # noqa: E402
+
+DOCUMENTS = [
+    ("Stripe (3.0)", "openapi/stripe/spec3.yaml"),
+    ("OpenAI (3.1)", "openapi/openai/openapi.yaml"),
+    ("DigitalOcean (3.0, split)", "openapi/digitalocean/specification/DigitalOcean-public.v2.yaml"),
+]
+
+
+def oai_examples(corpus):
+    folder = os.path.join(corpus, "openapi/oai-examples")
+    found = []
+    for version in ("v2.0", "v3.0", "v3.1"):
+        for dirpath, _, names in sorted(os.walk(os.path.join(folder, version))):
+            for name in sorted(names):
+                if not name.endswith((".json", ".yaml")) or "petstore-separate" in dirpath and name != "swagger.json":
+                    continue
+                path = os.path.join(dirpath, name)
+                found.append((f"OAI {version} {os.path.relpath(path, os.path.join(folder, version))}", os.path.relpath(path, corpus)))
+    return found
+
+
+def build(config):
+    subprocess.run(["swift", "build", "-c", config, "--product", "stubd"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["swift", "build", "-c", config, "--product", "stubd-conformance"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    out = subprocess.run(["swift", "build", "-c", config, "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
+    return os.path.join(out, "stubd"), os.path.join(out, "stubd-conformance")
+
+
+def peak_rss(cmd):
+    """Runs cmd; returns (exit status, seconds, its own peak RSS in MB, stdout, stderr)."""
+    start = time.monotonic()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.monotonic() - start
+        out.seek(0)
+        err.seek(0)
+        code = os.waitstatus_to_exitcode(status)
+        return code, elapsed, usage.ru_maxrss / 1024, out.read().decode(), err.read().decode()
+
+
+def routes_of(stubs):
+    """(method, path, expected status) of each route's default variant."""
+    found = []
+    for service in sorted(os.listdir(stubs)):
+        folder = os.path.join(stubs, service)
+        if service.startswith(".") or not os.path.isdir(folder):
+            continue
+        base = ""
+        if os.path.exists(os.path.join(folder, "_service.json")):
+            base = json.load(open(os.path.join(folder, "_service.json"))).get("basePath", "")
+        for route in sorted(os.listdir(folder)):
+            path = os.path.join(folder, route, "route.json")
+            if not os.path.exists(path):
+                continue
+            spec = json.load(open(path))
+            names = list(spec.get("variants", {}))
+            default = spec.get("default") or next((n for n in names if n[:1] == "2"), names[0] if names else "200")
+            status = int(re.match(r"\d+", default).group(0))
+            found.append((spec["method"], re.sub(r"\{[^}]+\}", "1", base + spec["path"]), status))
+    return found
+
+
+def serve_and_probe(binary, stubs):
+    """Starts the server on the stubs, requests every route; (answered as documented, routes, 2xx, start ms, RSS MB)."""
+    start = time.monotonic()
+    daemon = Daemon(binary, stubs=stubs)
+    try:
+        conn = http.client.HTTPConnection(daemon.host, daemon.port, timeout=10)
+        conn.request("GET", "/__stubd/health")
+        conn.getresponse().read()
+        started_ms = (time.monotonic() - start) * 1000
+        routes = routes_of(stubs)
+        right = ok = 0
+        for method, path, status in routes:
+            conn.request(method, path)
+            response = conn.getresponse()
+            response.read()
+            right += response.status == status
+            ok += 200 <= response.status < 300
+        _, rss = daemon.stats()
+        return right, len(routes), ok, started_ms, rss
+    finally:
+        daemon.stop()
+
+
+def document_row(binary, corpus, title, relative, scratch):
+    spec = os.path.join(corpus, relative)
+    stubs = os.path.join(scratch, re.sub(r"\W+", "-", title))
+    # The OAI's split example refers to ../common: its folder tree is the parent's.
+    widen = ["--spec-root", os.path.dirname(os.path.dirname(spec))] if "petstore-separate" in relative else []
+    code, seconds, peak, out, err = peak_rss([binary, "import-openapi", spec, "--stubs", stubs, *widen])
+    m = re.search(r"Imported (\d+) route\(s\) from (\d+) operation", out)
+    routes, operations = (int(m.group(1)), int(m.group(2))) if m else (0, "?")
+    row = {"document": title, "operations": operations, "routes": routes, "import exit": code, "import s": f"{seconds:.2f}",
+           "import peak MB": f"{peak:.0f}" if peak else "?", "drift": "-", "own examples": "-", "answer as documented": "-",
+           "2xx": "-", "start ms": "-", "RSS MB": "-", "notes": ""}
+    if code != 0 or routes == 0:
+        row["notes"] = (err.strip().splitlines() or ["?"])[-1][:120]
+        return row
+    check = subprocess.run([binary, "check", stubs, "--openapi", spec], capture_output=True, text=True)
+    row["drift"] = len([line for line in check.stdout.splitlines() if line.strip()]) if check.returncode else 0
+    row["own examples"] = len(re.findall(r"the document's own example", err))
+    right, count, ok, started, rss = serve_and_probe(binary, stubs)
+    row.update({"answer as documented": f"{right}/{count}", "2xx": ok, "start ms": f"{started:.0f}", "RSS MB": f"{rss:.0f}"})
+    return row
+
+
+def print_table(rows):
+    columns = list(rows[0])
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "|".join("---" for _ in columns) + "|")
+    for row in rows:
+        print("| " + " | ".join(str(row[c]) for c in columns) + " |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", default=os.path.join(os.path.dirname(ROOT), "shared", "corpus"))
+    parser.add_argument("--config", default="release", choices=["release", "debug"])
+    parser.add_argument("--failures", action="store_true", help="list each failed and skipped suite case")
+    args = parser.parse_args()
+    if not os.path.isdir(args.corpus):
+        print(f"conformance: no corpus at {args.corpus}; nothing run.\n"
+              "Put the material in ../shared/corpus (or pass --corpus DIR):\n"
+              "  json-schema-test-suite/tests  from github.com/json-schema-org/JSON-Schema-Test-Suite\n"
+              "  openapi/stripe/spec3.yaml     from github.com/stripe/openapi\n"
+              "  openapi/openai/openapi.yaml   from github.com/openai/openai-openapi\n"
+              "  openapi/digitalocean/specification  from github.com/digitalocean/openapi\n"
+              "  openapi/oai-examples/{v2.0,v3.0,v3.1}  from github.com/OAI/OpenAPI-Specification (examples/)")
+        return 0
+    binary, runner = build(args.config)
+    suite = os.path.join(args.corpus, "json-schema-test-suite", "tests")
+    if os.path.isdir(suite):
+        print("## JSON Schema Test Suite\n")
+        sys.stdout.flush()
+        subprocess.run([runner, "schema-suite", suite] + (["--failures"] if args.failures else []), check=True)
+    documents = [(t, r) for t, r in DOCUMENTS + oai_examples(args.corpus) if os.path.exists(os.path.join(args.corpus, r))]
+    scratch = tempfile.mkdtemp(prefix="stubd-conformance-")
+    try:
+        rows = [document_row(binary, args.corpus, title, relative, scratch) for title, relative in documents]
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print("## OpenAPI documents\n")
+    print_table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
