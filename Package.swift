@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubTesting"]),
         .testTarget(name: "StubSchemaTests", dependencies: ["StubSchema", "StubCore"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubTesting", "StubdClient"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubSchema", "StubTesting", "StubdClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,8 +26,9 @@ final class CompiledChecks: @unchecked Sendable {
     private let document: OpenAPIDocument
     private let lock = PlainLock()
     private let compiler: SchemaCompiler
-    /// By route: the operation's checks, or nil when the document has no such operation.
-    private var cache: [ObjectIdentifier: Operation?] = [:]
+    /// By method and full path (a reload makes new routes for the same operations): the
+    /// operation's checks, or nil when the document has no such operation.
+    private var cache: [String: Operation?] = [:]
 
     init(document: OpenAPIDocument) {
         self.document = document
@@ -37,10 +38,11 @@ final class CompiledChecks: @unchecked Sendable {
     var warnings: [String] { lock.withLock { compiler.warnings } }
 
     func operation(for route: Route) -> Operation? {
-        lock.withLock {
-            if let known = cache[ObjectIdentifier(route)] { return known }
+        let key = route.method + " " + route.fullPath
+        return lock.withLock {
+            if let known = cache[key] { return known }
             let made = document.operation(method: route.method, fullPath: route.fullPath).map(compile)
-            cache[ObjectIdentifier(route)] = made
+            cache[key] = made
             return made
         }
     }

@@ -11,7 +11,7 @@ extension ContractChecker {
         let contentType = request.header("Content-Type")
         guard let chosen = ContractChecker.body(for: contentType, in: operation.bodies) else {
             let sent = contentType.map { "\($0) is" } ?? "a body without a Content-Type is"
-            return [ContractViolation(location: "$.body", problem: "\(sent) not accepted; expected \(accepted.joined(separator: " or "))")]
+            return [ContractViolation(location: "$.body", problem: "\(sent) not accepted; expected \(accepted.joined(separator: " or "))", kind: .mediaType)]
         }
         let media = chosen.body.mediaType
         let instance: JSONValue
@@ -31,7 +31,7 @@ extension ContractChecker {
             return []
         }
         guard let schema = chosen.schema else { return [] }
-        return schema.validate(instance, at: "$.body", budget: .request).map { ContractViolation(location: $0.path, problem: $0.message) }
+        return schema.validate(instance, at: "$.body", budget: .request).map { ContractViolation(location: $0.path, problem: $0.message, kind: .bodySchema) }
     }
 
     /// The request body entry for `contentType`: the same media type, then a wildcard

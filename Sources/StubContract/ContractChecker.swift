@@ -19,8 +19,12 @@ package final class ContractChecker: RequestContract {
         checks = CompiledChecks(document: document)
     }
 
-    /// Patterns in the document the checker cannot use, one line each.
-    package var warnings: [String] { checks.warnings }
+    /// Compiles the checks of `routes` now rather than on their first requests; returns the
+    /// patterns in the document the checker cannot use, one line each.
+    package func prepare(_ routes: [Route]) -> [String] {
+        for route in routes { _ = checks.operation(for: route) }
+        return checks.warnings.map { "\(document.file): \($0)" }
+    }
 
     package func violations(of request: any RequestHead, route: Route) -> [ContractViolation]? {
         guard let operation = checks.operation(for: route) else { return nil }

@@ -108,3 +108,15 @@ struct ArgumentScanner {
         UsageError(message: "unknown option \(option)")
     }
 }
+
+extension ArgumentScanner {
+    /// The value of a `--service NAME` option: one folder name inside the stub directory, never a
+    /// path that leaves it (`../x`, `a/b`) or a hidden or over-long name.
+    mutating func folderName(for option: String) throws(UsageError) -> String {
+        let name = try value(for: option)
+        guard !name.isEmpty, name.count <= 100, !name.hasPrefix("."), !name.contains("/"), !name.contains("\0") else {
+            throw UsageError(message: "\(option) takes a folder name (no '/', not starting with '.', at most 100 characters), found \"\(name.prefix(60))\"")
+        }
+        return name
+    }
+}

@@ -159,8 +159,11 @@ import Testing
             let body = try await HTTPClient.fetch(server.url("/api/v1/changePass"), method: "POST", headers: ["Content-Type": "application/json"],
                                                   body: Data(#"{"oldPassword": "x", "newPassword": "123"}"#.utf8))
             #expect(body.status == 422)
-            let problems = (try body.json() as? [String: Any])?["problems"] as? [[String: String]]
-            #expect(problems == [["where": "$.body.newPassword", "problem": "expected at least 6 characters, found 3"]])
+            // The app service has an error envelope: the refusal comes in it, as the app's decoder expects.
+            let envelope = try #require(try body.json() as? [String: Any])
+            #expect(envelope["data"] is NSNull)
+            #expect(envelope["error"] as? [String: String] == ["title": "Unprocessable Entity", "message": "$.body.newPassword: expected at least 6 characters, found 3"])
+            #expect(body.header("X-Stubd-Contract") == "violated")
             #expect(try await HTTPClient.fetch(server.url("/api/v1/users/abc")).status == 400)
             #expect(try await HTTPClient.fetch(server.url("/api/v1/users/1")).status == 200)
         }

@@ -1,19 +1,36 @@
 /// One way a request breaks its API contract: where (`$.body.password`, `$.query.page`,
 /// `$.path.id`, `$.header.X-Version`) and what is wrong.
 public struct ContractViolation: Sendable, Equatable {
+    /// What kind of problem, for the status an enforced refusal gets.
+    public enum Kind: Sendable, Equatable {
+        /// A parameter, header, a missing or unreadable body (400).
+        case request
+        /// A body that parses but does not fit its schema (422).
+        case bodySchema
+        /// A body of a media type the operation does not accept (415).
+        case mediaType
+    }
+
     /// Where in the request.
     public let location: String
     /// What is wrong.
     public let problem: String
+    /// What kind of problem.
+    public let kind: Kind
 
     /// A violation.
-    public init(location: String, problem: String) {
+    public init(location: String, problem: String, kind: Kind = .request) {
         self.location = location
         self.problem = problem
+        self.kind = kind
     }
 
-    /// True for a request body that does not fit its schema (answered 422 when enforced).
-    public var isBodySchema: Bool { location.hasPrefix("$.body") && !problem.hasPrefix("missing request body") && !problem.hasPrefix("not valid") }
+    /// The status an enforced refusal of `violations` gets: 415 for a media type the operation
+    /// does not take, 422 when only the body's content is wrong, else 400.
+    public static func status(of violations: [ContractViolation]) -> Int {
+        if violations.contains(where: { $0.kind == .mediaType }) { return 415 }
+        return violations.allSatisfy { $0.kind == .bodySchema } ? 422 : 400
+    }
 }
 
 /// Checks requests to stubbed routes against an API contract (`serve --openapi`).

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// Loads one route folder: route.json plus its body files.
-struct RouteLoader {
+package struct RouteLoader {
     let root: String
     let folder: String
     let service: String?
@@ -14,7 +14,8 @@ struct RouteLoader {
     /// The folder's entries, listed by whoever found the folder.
     let entries: [StubFiles.Entry]
 
-    static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
+    /// The methods a route may have.
+    package static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
     static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description"]
     static let variantKeys = ["status", "headers", "body", "error", "when", "description", "delay", "throttle", "fault", "template",
                               "stream", "keepOpen"]
@@ -101,7 +102,7 @@ struct RouteLoader {
                 ?? variants.firstIndex { $0.fault == nil } ?? 0
         }
         return Route(id: folder, service: service, name: PathText.lastComponent(folder), method: method,
-                     template: template, variants: variants, defaultIndex: defaultIndex)
+                     template: template, variants: variants, defaultIndex: defaultIndex, errorEnvelope: defaults.envelope)
     }
 
     private func checkTemplate(_ template: PathTemplate, reader: ValueReader) {

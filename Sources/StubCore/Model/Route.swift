@@ -14,6 +14,9 @@ public final class Route: Sendable {
     public let variants: [Variant]
     /// Index into `variants` of the response served when nothing else selects one.
     public let defaultIndex: Int
+    /// The service's error shape, for answers stubd makes itself on the route's behalf (a
+    /// request refused by the API contract).
+    public let errorEnvelope: ErrorEnvelope?
 
     /// The full path as written, e.g. `/api/v1/users/{id}`.
     public var fullPath: String { template.text }
@@ -21,7 +24,8 @@ public final class Route: Sendable {
     public var defaultVariant: Variant { variants[defaultIndex] }
 
     /// Makes a route; `defaultIndex` must be a valid index into `variants`.
-    public init(id: String, service: String?, name: String, method: String, template: PathTemplate, variants: [Variant], defaultIndex: Int) {
+    public init(id: String, service: String?, name: String, method: String, template: PathTemplate, variants: [Variant], defaultIndex: Int,
+                errorEnvelope: ErrorEnvelope? = nil) {
         self.id = id
         self.service = service
         self.name = name
@@ -29,6 +33,7 @@ public final class Route: Sendable {
         self.template = template
         self.variants = variants
         self.defaultIndex = defaultIndex
+        self.errorEnvelope = errorEnvelope
     }
 
     /// The index of the variant called `name`.

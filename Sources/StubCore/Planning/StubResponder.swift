@@ -74,16 +74,28 @@ package final class StubResponder: Sendable {
         guard !violations.isEmpty else { return }
         control.countContractViolation()
         guard contract.enforces else { return }
-        let status = violations.allSatisfy(\.isBodySchema) ? 422 : 400
-        let reply = Reply.error(status, "request does not match the API contract", [
-            ("route", .string(route.id)),
-            ("problems", .array(violations.map { .object([("where", .string($0.location)), ("problem", .string($0.problem))]) })),
-        ])
-        plan.response = .reply(reply)
+        let status = ContractViolation.status(of: violations)
+        plan.response = .reply(StubResponder.contractReply(status, violations, route: route))
         plan.status = status
         plan.fault = nil
         plan.delayMs = 0
         plan.variantName = nil
+    }
+
+    /// A refused request's answer: in the service's error envelope when it has one, so the app's
+    /// error decoder reads it as any other API error (the problems joined into its message), else
+    /// stubd's JSON with each problem apart.
+    static func contractReply(_ status: Int, _ violations: [ContractViolation], route: Route) -> Reply {
+        guard let envelope = route.errorEnvelope else {
+            return Reply.error(status, "request does not match the API contract", [
+                ("route", .string(route.id)),
+                ("problems", .array(violations.map { .object([("where", .string($0.location)), ("problem", .string($0.problem))]) })),
+            ])
+        }
+        let message = violations.map { "\($0.location): \($0.problem)" }.joined(separator: "; ")
+        let codes = [415: "unsupported_media_type", 422: "unprocessable_entity"]
+        let values = ["title": HTTPStatusText.reason(status), "message": message, "code": codes[status] ?? "bad_request"]
+        return Reply.json(status, envelope.render(values, status: status), headers: [HTTPHeader("X-Stubd-Contract", "violated")])
     }
 
     /// False for most paths, by their second byte: only `/_…` can be the admin API or a session.

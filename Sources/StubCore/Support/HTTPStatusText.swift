@@ -15,6 +15,8 @@ package enum HTTPStatusText {
         case 403: return "Forbidden"
         case 404: return "Not Found"
         case 409: return "Conflict"
+        case 413: return "Content Too Large"
+        case 415: return "Unsupported Media Type"
         case 422: return "Unprocessable Entity"
         case 429: return "Too Many Requests"
         case 500: return "Internal Server Error"

@@ -132,7 +132,7 @@ extension SchemaEvaluation {
         var valid = true
         for key in node.required where !members.contains(where: { ExactKey($0.key) == ExactKey(key) }) {
             valid = false
-            if !fail(&problems, "missing required key \"\(key)\"") { return false }
+            if !fail(&problems, "missing required key \(JSONValue.string(key).serialized())") { return false }
         }
         if let min = node.minProperties, members.count < min {
             valid = false
@@ -145,7 +145,7 @@ extension SchemaEvaluation {
         for (key, required) in node.dependentRequired where members.contains(where: { $0.key == key }) {
             for other in required where !members.contains(where: { $0.key == other }) {
                 valid = false
-                if !fail(&problems, "key \"\(key)\" requires key \"\(other)\"") { return false }
+                if !fail(&problems, "key \(JSONValue.string(key).serialized()) requires key \(JSONValue.string(other).serialized())") { return false }
             }
         }
         for (key, schema) in node.dependentSchemas where members.contains(where: { $0.key == key }) {
@@ -197,7 +197,7 @@ extension SchemaEvaluation {
             if schemas.isEmpty, let extra = node.additionalProperties {
                 if extra.always == false {
                     location.append(.key(key))
-                    let keep = fail(&problems, "unexpected key \"\(key)\"")
+                    let keep = fail(&problems, "unexpected key \(JSONValue.string(key).serialized())")
                     location.removeLast()
                     valid = false
                     if !keep { return false }

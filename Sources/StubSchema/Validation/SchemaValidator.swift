@@ -8,6 +8,7 @@ import StubCore
 /// checked, and `$ref` targets once for the validator's lifetime.
 package final class SchemaValidator {
     private let compiler: SchemaCompiler
+    private var compiled = 0
 
     /// A validator for `dialect` resolving absolute refs with `resolve`.
     package init(dialect: SchemaDialect = .draft4, assertFormats: Bool = true, resolve: @escaping (String) -> JSONValue? = { _ in nil }) {
@@ -20,9 +21,12 @@ package final class SchemaValidator {
         compile(schema, base: base).validate(instance, at: path, budget: budget)
     }
 
-    /// `schema` compiled, for checking many values.
+    /// `schema` compiled, for checking many values. Without a `base`, the schema is a document
+    /// of its own: `#/$defs/…` refs inside it resolve against it.
     package func compile(_ schema: JSONValue, base: String = "", location: String = "") -> CompiledSchema {
-        compiler.compile(schema, base: base, location: location)
+        guard base.isEmpty else { return compiler.compile(schema, base: base, location: location) }
+        compiled += 1
+        return compiler.compile(schema, base: "urn:stubd:schema-\(compiled)", register: true, location: location)
     }
 
     /// Patterns that could not be used, one line each.

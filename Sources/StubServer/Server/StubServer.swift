@@ -86,12 +86,13 @@ public final class StubServer: Sendable {
         let contract: ContractChecker?
         do {
             contract = try configuration.openAPI.map { url throws(ContractError) in
-                ContractChecker(document: try OpenAPIDocument(path: url.path), enforces: configuration.openAPIEnforce)
+                ContractChecker(document: try OpenAPIDocument(path: url.path, specRoot: configuration.openAPIRoot?.path), enforces: configuration.openAPIEnforce)
             }
         } catch {
             for socket in sockets { close(socket.fd) }
             throw StubServerError.contract(error.description)
         }
+        for warning in contract?.prepare(catalog.routes) ?? [] { StandardStreams.write("warning: \(warning)\n", to: STDERR_FILENO) }
         let madeRecorder = configuration.recordProxiedInto.map { ProxyRecorder(root: $0.path, log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) }) }
         recorder = madeRecorder
         let forwarder = configuration.proxyUnmatched.map { UpstreamForwarder(upstream: $0, timeout: configuration.proxyTimeoutSeconds, recorder: madeRecorder) }

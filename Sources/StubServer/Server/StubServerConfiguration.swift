@@ -84,6 +84,8 @@ public struct StubServerConfiguration: Sendable {
     /// An OpenAPI document (JSON or YAML) that requests to stubbed routes are checked against
     /// (`--openapi`): violations go into the journal, the access log and the health count.
     public var openAPI: URL?
+    /// The folder the document's file `$ref`s may reach (`--spec-root`; default: its own folder).
+    public var openAPIRoot: URL?
     /// Answer requests that break the contract with 400 (or 422 for a body that does not fit its
     /// schema) instead of the stub (`--openapi-enforce`).
     public var openAPIEnforce = false

@@ -6,11 +6,12 @@ enum CheckCommand {
     static let usage = StubDirectoryArgument.usage(
         command: "check", overview: "Validate a stub directory and print every problem as `file: json.path: message`.",
         options: ["--openapi SPEC          Also check every JSON body against the OpenAPI document SPEC (JSON or YAML)",
+                  "--spec-root DIR        Folder that the document's file $refs may reach (default: its folder)",
                   "--strict              Treat warnings (links leaving the stub directory; with --openapi, routes,",
                   "                      statuses and operations only one side has) as problems"])
 
     static func run(_ arguments: [String]) -> Int32 {
-        guard let parsed = StubDirectoryArgument.parse(arguments, usage: usage, flags: ["--strict"], values: ["--openapi"]) else { return 2 }
+        guard let parsed = StubDirectoryArgument.parse(arguments, usage: usage, flags: ["--strict"], values: ["--openapi", "--spec-root"]) else { return 2 }
         let directory = parsed.directory
         if directory.isEmpty { print(usage); return 0 }
         switch StubLoader.load(directory: directory) {
@@ -22,7 +23,8 @@ enum CheckCommand {
                 return 1
             }
             if let spec = parsed.values["--openapi"] {
-                return ContractCheckReport.run(catalog: catalog, directory: directory, spec: spec, strict: parsed.flags.contains("--strict"), variants: variants)
+                return ContractCheckReport.run(catalog: catalog, directory: directory, spec: spec, specRoot: parsed.values["--spec-root"],
+                                              strict: parsed.flags.contains("--strict"), variants: variants)
             }
             print("\(directory): OK, \(catalog.routes.count) routes, \(variants) variants")
             return 0

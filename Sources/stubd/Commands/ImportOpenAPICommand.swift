@@ -31,7 +31,7 @@ enum ImportOpenAPICommand {
         while let option = scanner.nextOption() {
             switch option {
             case "--stubs": options.stubs = try scanner.value(for: option)
-            case "--service": options.service = try scanner.value(for: option)
+            case "--service": options.service = try scanner.folderName(for: option)
             case "--all-keys": options.allKeys = true
             case "--overwrite": options.overwrite = true
             case "--spec-root": options.specRoot = try scanner.value(for: option)

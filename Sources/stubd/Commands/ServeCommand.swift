@@ -50,7 +50,8 @@ enum ServeCommand {
       --openapi SPEC          Check requests to stubbed routes against this OpenAPI document;
                               violations go into the journal, the log and /__stubd/health
       --openapi-enforce       Answer violating requests with 400 (422 for a body schema
-                              failure) instead of the stub
+                              failure) instead of the stub, in the service's error envelope
+      --spec-root DIR         Folder the document's file $refs may reach (default: its folder)
     \(tlsUsage)
       -h, --help              Show this help
     """
@@ -116,6 +117,7 @@ enum ServeCommand {
             case "--record-unmatched": options.recordUnmatched = true
             case "--openapi": options.configuration.openAPI = URL(fileURLWithPath: try scanner.value(for: option))
             case "--openapi-enforce": options.configuration.openAPIEnforce = true
+            case "--spec-root": options.configuration.openAPIRoot = URL(fileURLWithPath: try scanner.value(for: option))
             default:
                 guard try parseTLSOption(option, &scanner, into: &options) else { throw ArgumentScanner.unknown(option) }
             }
