@@ -14,6 +14,9 @@ enum BodyKind {
         if media.contains("json") || (media.isEmpty && (try? JSONParser.parse(body)) != nil) {
             return (try? JSONParser.parse(body)) != nil ? .json : .text(ext: "txt")
         }
+        // JSON sent as text (many APIs answer `text/plain`): a JSON body, so its secrets are found;
+        // the captured Content-Type is kept as a header.
+        if media.hasPrefix("text/") || media.contains("javascript"), looksLikeJSONDocument(body) { return .json }
         switch media {
         case "text/plain": return .text(ext: "txt")
         case "text/html": return .text(ext: "html")
@@ -25,6 +28,13 @@ enum BodyKind {
         if media.hasPrefix("text/") || media.contains("form-urlencoded") || media.contains("javascript") { return .text(ext: "txt") }
         if media.isEmpty, String(validating: body, as: UTF8.self) != nil { return .text(ext: "txt") }
         return .binary
+    }
+
+    /// An object or array that parses as JSON.
+    static func looksLikeJSONDocument(_ body: [UInt8]) -> Bool {
+        guard let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+              first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return false }
+        return (try? JSONParser.parse(body)) != nil
     }
 
     var ext: String {

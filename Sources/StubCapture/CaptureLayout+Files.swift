@@ -49,9 +49,9 @@ extension CaptureLayout {
         var members: [(key: String, value: JSONValue)] = []
         if !variant.when.isEmpty {
             var kinds: [(key: String, value: JSONValue)] = []
-            for kind in ["path", "query", "body"] {
+            for (kind, key) in [("path", "path"), ("query", "query"), ("header", "headers"), ("body", "body")] {
                 let items = variant.when.filter { $0.kind == kind }
-                if !items.isEmpty { kinds.append((kind, .object(items.map { ($0.name, .string($0.value)) }))) }
+                if !items.isEmpty { kinds.append((key, .object(items.map { ($0.name, .string($0.value)) }))) }
             }
             members.append(("when", .object(kinds)))
         }

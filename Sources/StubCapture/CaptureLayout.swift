@@ -102,11 +102,14 @@ public struct CaptureLayout: Sendable {
     }
 
     static func noteRequestSecrets(_ exchange: CapturedExchange, policy: SecretPolicy, report: inout RedactionReport) {
-        for header in exchange.requestHeaders where policy.isSecret(header.name) {
-            report.note("request header", header.name, value: header.value)
-        }
-        for header in exchange.responseHeaders where policy.isSecret(header.name) {
-            report.note("response header", header.name, value: header.value)
+        for (place, headers) in [("request header", exchange.requestHeaders), ("response header", exchange.responseHeaders)] {
+            for header in headers where policy.isSecret(header.name) {
+                if ["cookie", "set-cookie"].contains(header.name.lowercased()) {
+                    report.noteCookieHeader(place, header.name, value: header.value, policy: policy)
+                } else {
+                    report.note(place, header.name, value: header.value)
+                }
+            }
         }
         for item in exchange.query where policy.isSecret(item.name) { report.note("query", item.name, value: item.value) }
         let contentType = exchange.requestHeaders.first { $0.name.lowercased() == "content-type" }?.value

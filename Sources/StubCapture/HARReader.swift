@@ -13,6 +13,8 @@ public struct HARReader {
         public var exchanges: [CapturedExchange] = []
         /// Entries left out, by reason (`image`, `font`, `CONNECT`, `no response` …).
         public var skipped: [String: Int] = [:]
+        /// Entries changed on the way in, by reason.
+        public var changed: [String: Int] = [:]
     }
 
     /// A problem in the file: where (`log.entries[3].request.url`) and what was expected.
@@ -43,7 +45,15 @@ public struct HARReader {
         for (index, entry) in entries.enumerated() {
             let at = "log.entries[\(index)]"
             switch try reader.exchange(entry, at: at) {
-            case .kept(let exchange): result.exchanges.append(exchange)
+            case .kept(var exchange):
+                // A browser records a cache revalidation as 304 with the cached body filled in: a
+                // client without that cache needs the 200. A bare 304 says nothing to stub.
+                if exchange.status == 304 {
+                    guard !exchange.responseBody.isEmpty else { result.skipped["304 revalidation", default: 0] += 1; continue }
+                    exchange.status = 200
+                    result.changed["304 with the cached body written as 200", default: 0] += 1
+                }
+                result.exchanges.append(exchange)
             case .skipped(let reason): result.skipped[reason, default: 0] += 1
             }
         }
@@ -61,6 +71,8 @@ public struct HARReader {
         let method = try string(request["method"], at: at + ".request.method").uppercased()
         let url = try string(request["url"], at: at + ".request.url")
         if method == "CONNECT" { return .skipped("CONNECT") }
+        // A method a route cannot be written for (PURGE, a tool's own): counted, not imported.
+        if !RouteLoader.methods.contains(method) { return .skipped("method \(method.prefix(40))") }
         guard let parts = HARURL(url) else { return .skipped("not an http(s) URL") }
         let status = try number(response["status"], at: at + ".response.status")
         if status < 100 || status > 599 { return .skipped("no response") }
@@ -79,8 +91,14 @@ public struct HARReader {
                 body = Array(t.utf8)
             }
         }
-        var query = try pairs(request["queryString"], at: at + ".request.queryString")
-        if request["queryString"] == nil || (query.isEmpty && !parts.query.isEmpty) { query = parts.query }
+        // The URL's own query, decoded once; `queryString` keeps values encoded in some browsers
+        // (Chrome) and decoded in others, so it is only read when the URL has none.
+        var query = parts.query
+        if query.isEmpty {
+            query = try pairs(request["queryString"], at: at + ".request.queryString").map {
+                (FormDecoding.decode($0.name, plusIsSpace: true), FormDecoding.decode($0.value, plusIsSpace: true))
+            }
+        }
         let requestBody = request["postData"]?["text"]?.scalarText.map { Array($0.utf8) } ?? []
         return .kept(CapturedExchange(
             method: method, scheme: parts.scheme, host: parts.host, path: parts.path, query: query,

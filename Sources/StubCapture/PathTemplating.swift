@@ -4,9 +4,13 @@ import Foundation
 /// hex) and take two or more values among requests of one shape become `{param}`; every other
 /// segment stays literal.
 enum PathTemplating {
-    /// The segments of a path as sent; empty ones (a trailing slash) dropped.
+    /// The segments of a path, percent-decoded as stubd matches them (a segment whose decoded
+    /// form would hold a `/` or a NUL stays as sent); empty ones (a trailing slash) dropped.
     static func segments(_ path: String) -> [String] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        path.split(separator: "/", omittingEmptySubsequences: true).map { raw in
+            guard raw.contains("%"), let decoded = String(raw).removingPercentEncoding, !decoded.contains("/"), !decoded.contains("\0") else { return String(raw) }
+            return decoded
+        }
     }
 
     /// A number, a UUID, or 8+ hex digits holding a digit (a Mongo id, a hash).
@@ -17,19 +21,26 @@ enum PathTemplating {
         return s.count >= 8 && s.allSatisfy { $0.isHexDigit } && s.contains { $0.isNumber }
     }
 
-    /// The shape requests are grouped by: method and segments, id-like ones blanked.
-    static func shapeKey(method: String, segments: [String], templates: Bool) -> String {
-        guard templates else { return method + " /" + segments.joined(separator: "/") }
-        return method + " /" + segments.map { looksLikeID($0) ? "{}" : $0 }.joined(separator: "/")
+    /// A segment that holds an encoded `/`: no literal path segment can match it (stubd decodes
+    /// request segments), so it is always a parameter, matched by `when`.
+    static func holdsSlash(_ segment: String) -> Bool {
+        segment.range(of: "%2F", options: .caseInsensitive) != nil
     }
 
-    /// For one group of same-shape paths: nil for a literal position, else the parameter's name.
-    static func parameters(of group: [[String]]) -> [String?] {
+    /// The shape requests are grouped by: method and segments, id-like ones blanked.
+    static func shapeKey(method: String, segments: [String], templates: Bool) -> String {
+        guard templates else { return method + " /" + segments.map { holdsSlash($0) ? "{}" : $0 }.joined(separator: "/") }
+        return method + " /" + segments.map { looksLikeID($0) || holdsSlash($0) ? "{}" : $0 }.joined(separator: "/")
+    }
+
+    /// For one group of same-shape paths: nil for a literal position, else the parameter's name;
+    /// without `templates`, only segments holding an encoded `/` are parameters.
+    static func parameters(of group: [[String]], templates: Bool = true) -> [String?] {
         guard let first = group.first else { return [] }
         var varying: [Bool] = []
         for position in first.indices {
             let values = Set(group.map { $0[position] })
-            varying.append(values.count > 1 && values.allSatisfy(looksLikeID))
+            varying.append((templates && values.count > 1 && values.allSatisfy(looksLikeID)) || values.contains(where: holdsSlash))
         }
         let count = varying.filter { $0 }.count
         var names: [String?] = []
@@ -66,7 +77,7 @@ enum PathTemplating {
     /// A folder name for a host: `api.example.com`, `localhost-8080`.
     static func serviceName(host: String) -> String {
         let cleaned = String(host.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") ? $0 : "-" })
-        let trimmed = cleaned.trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+        let trimmed = String(cleaned.trimmingCharacters(in: CharacterSet(charactersIn: "-.")).prefix(100))
         return trimmed.isEmpty ? "captured" : trimmed
     }
 }

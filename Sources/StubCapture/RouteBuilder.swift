@@ -23,7 +23,8 @@ struct RouteBuilder {
         }
         let folder = PathTemplating.folderName(method: group.method, segments: named.map(\.0), parameters: named.map(\.1))
         let requests = group.indices.map { exchanges[$0] }
-        let conditions = requests.map { whenConditions($0) }
+        let rarity = RouteBuilder.queryValueCounts(requests)
+        let conditions = requests.map { whenConditions($0, rarity: rarity) }
         let varying = varyingConditionNames(conditions)
         var variants: [CaptureLayout.Variant] = []
         var variantFor: [ResponseKey: String] = [:]
@@ -32,7 +33,7 @@ struct RouteBuilder {
         var firstSuccess: String?
         for (request, allConditions) in zip(requests, conditions) {
             let when = allConditions.filter { $0.kind == "path" || varying.contains("\($0.kind) \($0.name)") }
-            let requestKey = requestIdentity(request)
+            let requestKey = requestIdentity(request, when: when)
             var variant = makeVariant(request, report: &report)
             let responseKey = ResponseKey(request: requestKey, status: variant.status, headers: variant.headers.map { "\($0.name): \($0.value)" },
                                           body: variant.body)
@@ -49,14 +50,38 @@ struct RouteBuilder {
             if firstSuccess == nil, (200...299).contains(request.status) { firstSuccess = name }
             if let index = sequences.firstIndex(where: { $0.key == requestKey }) { sequences[index].names.append(name) } else { sequences.append((requestKey, [name])) }
         }
+        // The answer to the request that named the fewest distinguishing values is the one a
+        // request without them gets (the 401 before a header was sent); else the first success.
+        let fewest = variants.map { $0.when.filter { $0.kind != "path" }.count }.min() ?? 0
+        let plain = variants.filter { $0.when.filter { $0.kind != "path" }.count == fewest }
+        let fallback = plain.count < variants.count ? (plain.first { (200...299).contains($0.status) } ?? plain.first)?.name : nil
         var route = CaptureLayout.Route(folder: folder, method: group.method, path: path, description: sequenceHint(sequences),
-                                        headers: [], variants: variants, defaultVariant: firstSuccess ?? variants.first?.name)
+                                        headers: [], variants: variants, defaultVariant: fallback ?? firstSuccess ?? variants.first?.name)
         hoistSharedHeaders(&route)
         return route
     }
 
-    /// Path parameters, non-secret query parameters and top-level body fields of one request.
-    func whenConditions(_ request: CapturedExchange) -> [(kind: String, name: String, value: String)] {
+    /// Request headers that describe the browser or the connection, not what was asked for.
+    static let incidentalHeaders: Set<String> = [
+        "accept", "accept-encoding", "accept-language", "user-agent", "connection", "host", "content-length", "content-type", "origin",
+        "referer", "cache-control", "pragma", "dnt", "upgrade-insecure-requests", "if-none-match", "if-modified-since", "priority", "te",
+        "keep-alive", "x-requested-with", "purpose", "x-forwarded-for", "x-forwarded-proto", "via", "expect",
+    ]
+
+    /// For each query name, how many of the requests carry each value.
+    static func queryValueCounts(_ requests: [CapturedExchange]) -> [String: [String: Int]] {
+        var counts: [String: [String: Int]] = [:]
+        for request in requests {
+            var seen = Set<String>()
+            for item in request.query where seen.insert(item.name + "=" + item.value).inserted { counts[item.name, default: [:]][item.value, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    /// Path parameters, non-secret query parameters, request headers and top-level body fields
+    /// of one request. A query name given several times is matched by the value fewest other
+    /// requests share (stubd matches a repeated name when any of its values does).
+    func whenConditions(_ request: CapturedExchange, rarity: [String: [String: Int]]) -> [(kind: String, name: String, value: String)] {
         var result: [(kind: String, name: String, value: String)] = []
         let segments = PathTemplating.segments(request.path)
         for (segment, parameter) in zip(segments, group.parameters) where parameter != nil {
@@ -64,7 +89,16 @@ struct RouteBuilder {
         }
         var seen = Set<String>()
         for item in request.query where !policy.isSecret(item.name) && seen.insert(item.name).inserted {
-            result.append(("query", item.name, item.value))
+            let values = request.query.filter { $0.name == item.name }.map(\.value)
+            let value = values.min { rarity[item.name]?[$0] ?? 0 < rarity[item.name]?[$1] ?? 0 } ?? item.value
+            result.append(("query", item.name, value))
+        }
+        var headers = Set<String>()
+        for header in request.requestHeaders {
+            let name = header.name.lowercased()
+            guard !RouteBuilder.incidentalHeaders.contains(name), !name.hasPrefix("sec-"), !name.hasPrefix(":"), !policy.isSecret(name),
+                  headers.insert(name).inserted else { continue }
+            result.append(("header", name, header.value))
         }
         let contentType = request.requestHeaders.first { $0.name.lowercased() == "content-type" }?.value
         for (name, value) in BodyFields.parse(request.requestBody, contentType: contentType).sorted(by: { $0.key < $1.key }) where !policy.isSecret(name) {
@@ -82,10 +116,12 @@ struct RouteBuilder {
         return Set(values.filter { entry in entry.value.count > 1 || all.contains { !$0.contains { "\($0.kind) \($0.name)" == entry.key } } }.keys)
     }
 
-    /// Requests with the same path, query (secrets left out) and body are the same request.
+    /// Requests with the same path, query (secrets left out), distinguishing headers and body
+    /// are the same request.
     struct RequestKey: Hashable {
         /// `path?query`, as the sequence hint names it.
         let target: String
+        let headers: [String]
         let body: [UInt8]
     }
 
@@ -97,9 +133,10 @@ struct RouteBuilder {
         let body: [UInt8]
     }
 
-    func requestIdentity(_ request: CapturedExchange) -> RequestKey {
+    func requestIdentity(_ request: CapturedExchange, when: [(kind: String, name: String, value: String)]) -> RequestKey {
         let query = request.query.filter { !policy.isSecret($0.name) }.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        return RequestKey(target: query.isEmpty ? request.path : request.path + "?" + query, body: request.requestBody)
+        let headers = when.filter { $0.kind == "header" }.map { "\($0.name): \($0.value)" }
+        return RequestKey(target: query.isEmpty ? request.path : request.path + "?" + query, headers: headers, body: request.requestBody)
     }
 
     /// The variant for a response: its body processed (pretty JSON, secrets out) and kept headers.

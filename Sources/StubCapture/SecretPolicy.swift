@@ -33,6 +33,18 @@ public struct SecretPolicy: Sendable {
         return patterns.contains { key.contains($0) }
     }
 
+    /// Cookie names that carry a login: sessions, tokens, CSRF keys, remember-me.
+    static func isCredentialCookie(_ name: String, policy: SecretPolicy) -> Bool {
+        let key = normalize(name)
+        if policy.kept.contains(key) { return false }
+        return policy.isSecret(name) || ["sess", "sid", "auth", "csrf", "xsrf", "jwt", "login", "remember", "key"].contains { key.contains($0) }
+    }
+
+    /// Long enough and mixed enough to be generated: 16+ characters with letters and digits.
+    static func looksRandom(_ value: String) -> Bool {
+        value.count >= 16 && value.contains(where: \.isLetter) && value.contains(where: \.isNumber)
+    }
+
     static func normalize(_ name: String) -> String {
         String(name.lowercased().unicodeScalars.filter { $0 != "-" && $0 != "_" })
     }
@@ -54,6 +66,12 @@ public struct RedactionReport: Sendable {
         remember(value)
     }
 
+    /// A `Cookie` or `Set-Cookie` header left out: counted, and its credential values remembered.
+    mutating func noteCookieHeader(_ place: String, _ name: String, value: String, policy: SecretPolicy) {
+        counts["\(place) \(name)", default: 0] += 1
+        noteCookies(value, policy: policy)
+    }
+
     mutating func noteCount(_ key: String, _ count: Int) {
         counts[key, default: 0] += count
     }
@@ -66,12 +84,18 @@ public struct RedactionReport: Sendable {
             let credential = String(trimmed[trimmed.index(after: space)...])
             if credential.count >= 6 { values.insert(credential) }
         }
-        // Cookies: each value.
-        for part in trimmed.split(separator: ";") {
-            if let eq = part.firstIndex(of: "=") {
-                let v = String(part[part.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
-                if v.count >= 6 { values.insert(v) }
-            }
+    }
+
+    /// A `Cookie` or `Set-Cookie` header: the values of cookies that look like credentials (by
+    /// name: a session, a token, a CSRF key; or by value: long and random), which are scrubbed
+    /// wherever they reappear. Other cookies (`theme=dark`, a user name) are ordinary text.
+    mutating func noteCookies(_ header: String, policy: SecretPolicy) {
+        for part in header.split(separator: ";") {
+            guard let eq = part.firstIndex(of: "=") else { continue }
+            let name = part[..<eq].trimmingCharacters(in: .whitespaces)
+            let value = String(part[part.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+            guard value.count >= 6 else { continue }
+            if SecretPolicy.isCredentialCookie(name, policy: policy) || SecretPolicy.looksRandom(value) { values.insert(value) }
         }
     }
 

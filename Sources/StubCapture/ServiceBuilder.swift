@@ -27,7 +27,7 @@ struct ServiceBuilder {
             groups[key]?.segments.append(segments)
         }
         var all = order.compactMap { groups[$0] }
-        for g in all.indices { all[g].parameters = options.templates ? PathTemplating.parameters(of: all[g].segments) : all[g].segments[0].map { _ in nil } }
+        for g in all.indices { all[g].parameters = PathTemplating.parameters(of: all[g].segments, templates: options.templates) }
         let prefix = basePathSegments(all)
         var used = Set<String>()
         var routes: [CaptureLayout.Route] = []

@@ -144,3 +144,74 @@ import Testing
         #expect(bad.stderr == "stubd: \(badFile.path): log.entries[0].response.status: expected a whole number, found a string\n")
     }
 }
+
+/// Real captures: encoded query values, unusual methods, JSON under a text media type, encoded
+/// paths, and imports that fail.
+@Suite struct HARRealWorldTests {
+    let helper = HARImportTests()
+
+    @Test func encodedQueriesAndPathsAreDecodedAndServedAsCaptured() async throws {
+        let (result, stubs, _) = try await helper.importHAR(HARFixtures.realWorld)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Skipped: 1 method PURGE"), "\(result.stdout)")
+        let route = try String(contentsOf: stubs.appendingPathComponent("api.example.com/get-search/route.json"), encoding: .utf8)
+        #expect(route.contains(#""q": "café au lait""#), "\(route)")
+        try await withServer(stubs: stubs) { server in
+            let cafe = try await HTTPClient.fetch(server.url("/v1/search?q=caf%C3%A9%20au%20lait&sort=new"))
+            let tea = try await HTTPClient.fetch(server.url("/v1/search?q=tea&sort=new"))
+            let place = try await HTTPClient.fetch(server.url("/v1/places/S%C3%A3o%20Paulo"))
+            #expect(cafe.text.contains("cafe au lait") && tea.text.contains("green tea") && place.text.contains("Paulo"), "\(cafe.text) \(tea.text) \(place.text)")
+        }
+    }
+
+    @Test func aJSONBodyUnderATextTypeIsScannedForSecrets() async throws {
+        let (result, stubs, _) = try await helper.importHAR(HARFixtures.realWorld)
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("response body field access_token: 1 value"), "\(result.stdout)")
+        for file in helper.tree(stubs) {
+            let text = try String(contentsOf: stubs.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("tok_live_4f9a8b7c6d5e"), "\(file) holds the token")
+        }
+        // Served as the API sent it: text/plain, the token redacted.
+        try await withServer(stubs: stubs) { server in
+            let token = try await HTTPClient.fetch(server.url("/v1/oauth/token"), method: "POST")
+            #expect(token.header("Content-Type")?.hasPrefix("text/plain") == true && token.text.contains("REDACTED"), "\(token.text)")
+        }
+    }
+
+    @Test func aFailedImportWritesNothingAndServiceNamesStayInside() async throws {
+        let (first, stubs, har) = try await helper.importHAR(HARFixtures.realWorld)
+        #expect(first.exitCode == 0)
+        // The same capture as another service: its routes clash with the first one's when loaded.
+        let before = helper.tree(stubs)
+        let clash = try await Subprocess.run(Repository.stubdBinary, ["import-har", har.path, "--stubs", stubs.path, "--service", "again"])
+        #expect(clash.exitCode == 1 && clash.stderr.contains("nothing written"), "\(clash.stderr)")
+        #expect(helper.tree(stubs) == before)
+        let escape = try await Subprocess.run(Repository.stubdBinary, ["import-har", har.path, "--stubs", stubs.path, "--service", "../escaped"])
+        #expect(escape.exitCode == 2 && escape.stderr.contains("--service takes a folder name"), "\(escape.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stubs.deletingLastPathComponent().appendingPathComponent("escaped").path))
+    }
+}
+
+extension HARRealWorldTests {
+    @Test func headersSlashesRepeatedNamesAndRevalidationsAnswerAsCaptured() async throws {
+        let (result, stubs, _) = try await helper.importHAR(HARFixtures.quirks)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Skipped: 1 304 revalidation") && result.stdout.contains("Changed: 1 304 with the cached body written as 200"), "\(result.stdout)")
+        let profile = try String(contentsOf: stubs.appendingPathComponent("localhost-3000/get-profile/200.json"), encoding: .utf8)
+        // The session cookie is a credential; the theme is ordinary text and stays.
+        #expect(profile.contains("dark") && !helper.tree(stubs).contains { ((try? String(contentsOf: stubs.appendingPathComponent($0), encoding: .utf8)) ?? "").contains("Xk29fjQ0aP8s7Lm3Tq") })
+        try await withServer(stubs: stubs) { server in
+            let without = try await HTTPClient.fetch(server.url("/api/check-header"), method: "POST")
+            let with = try await HTTPClient.fetch(server.url("/api/check-header"), method: "POST", headers: ["X-Custom-Auth": "true"])
+            let slash = try await HTTPClient.fetch(server.url("/api/db/recording%2Fnode-http%2Fget"))
+            let first = try await HTTPClient.fetch(server.url("/api/users?id=3&id=9"))
+            let second = try await HTTPClient.fetch(server.url("/api/users?id=6&id=3"))
+            let cached = try await HTTPClient.fetch(server.url("/api/profile"))
+            #expect(without.status == 401 && with.status == 200, "\(without.status) \(with.status)")
+            #expect(slash.status == 200 && slash.text.contains("recording"), "\(slash.status) \(slash.text)")
+            #expect(first.text.contains("9") && second.text.contains("6"), "\(first.text) \(second.text)")
+            #expect(cached.status == 200 && cached.text.contains("darkhorse"))
+        }
+    }
+}

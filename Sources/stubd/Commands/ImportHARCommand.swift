@@ -42,7 +42,7 @@ enum ImportHARCommand {
         while let option = scanner.nextOption() {
             switch option {
             case "--stubs": options.stubs = try scanner.value(for: option)
-            case "--service": options.layout.service = try scanner.value(for: option)
+            case "--service": options.layout.service = try scanner.folderName(for: option)
             case "--host": options.host = try scanner.value(for: option).lowercased()
             case "--base-path": options.layout.basePath = try scanner.value(for: option)
             case "--no-templates": options.layout.templates = false
@@ -83,6 +83,7 @@ enum ImportHARCommand {
             return 2
         }
         let layout = CaptureLayout.build(exchanges, options: options.layout, policy: options.policy)
-        return CaptureReport.writeAndCheck(layout, into: options.stubs, overwrite: options.overwrite, skipped: read.skipped, total: exchanges.count)
+        return CaptureReport.writeAndCheck(layout, into: options.stubs, overwrite: options.overwrite, skipped: read.skipped, total: exchanges.count,
+                                           changed: read.changed)
     }
 }

@@ -96,3 +96,49 @@ enum HARFixtures {
     ]}}
     """#
 }
+
+extension HARFixtures {
+    /// What real captures hold that the first importer missed: Chrome's `queryString` values left
+    /// percent-encoded, a method no route can have, a JSON body labelled `text/plain` carrying a
+    /// token, and an encoded path segment.
+    static let realWorld = #"""
+    {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [
+     {"request": {"method": "GET", "url": "https://api.example.com/v1/search?q=caf%C3%A9%20au%20lait&sort=new", "headers": [],
+        "queryString": [{"name": "q", "value": "caf%C3%A9%20au%20lait"}, {"name": "sort", "value": "new"}]},
+      "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"hits\":[\"cafe au lait\"]}"}}},
+     {"request": {"method": "GET", "url": "https://api.example.com/v1/search?q=tea&sort=new", "headers": [],
+        "queryString": [{"name": "q", "value": "tea"}, {"name": "sort", "value": "new"}]},
+      "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"hits\":[\"green tea\"]}"}}},
+     {"request": {"method": "PURGE", "url": "https://api.example.com/v1/cache", "headers": [], "queryString": []},
+      "response": {"status": 200, "headers": [], "content": {"mimeType": "text/plain", "text": "purged"}}},
+     {"request": {"method": "POST", "url": "https://api.example.com/v1/oauth/token", "headers": [], "queryString": []},
+      "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "text/plain; charset=utf-8"}],
+        "content": {"mimeType": "text/plain", "text": "{\"access_token\":\"tok_live_4f9a8b7c6d5e\",\"expires_in\":3600}"}}},
+     {"request": {"method": "GET", "url": "https://api.example.com/v1/places/S%C3%A3o%20Paulo", "headers": [], "queryString": []},
+      "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"city\":\"São Paulo\"}"}}}
+    ]}}
+    """#
+}
+
+extension HARFixtures {
+    /// Answers told apart by a request header, an encoded slash inside a path segment, a repeated
+    /// query name, a browser cache revalidation (304 with the cached body) and cookies of both kinds.
+    static let quirks = #"""
+    {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [
+     {"request": {"method": "POST", "url": "http://localhost:3000/api/check-header", "headers": [{"name": "Accept", "value": "*/*"}]},
+      "response": {"status": 401, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"error\":\"no header\"}"}}},
+     {"request": {"method": "POST", "url": "http://localhost:3000/api/check-header", "headers": [{"name": "Accept", "value": "*/*"}, {"name": "X-Custom-Auth", "value": "true"}]},
+      "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"ok\":true}"}}},
+     {"request": {"method": "GET", "url": "http://localhost:3000/api/db/recording%2Fnode-http%2Fget", "headers": []},
+      "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"recording\":1}"}}},
+     {"request": {"method": "GET", "url": "http://localhost:3000/api/users?id=3&id=9", "headers": []},
+      "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "[{\"id\":3},{\"id\":9}]"}}},
+     {"request": {"method": "GET", "url": "http://localhost:3000/api/users?id=6&id=3", "headers": []},
+      "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "[{\"id\":6},{\"id\":3}]"}}},
+     {"request": {"method": "GET", "url": "http://localhost:3000/api/profile", "headers": [{"name": "Cookie", "value": "theme=dark; user_session=Xk29fjQ0aP8s7Lm3Tq"}, {"name": "If-None-Match", "value": "\"v1\""}]},
+      "response": {"status": 304, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"name\":\"darkhorse\",\"theme\":\"dark\"}"}}},
+     {"request": {"method": "GET", "url": "http://localhost:3000/api/settings", "headers": [{"name": "If-None-Match", "value": "\"v2\""}]},
+      "response": {"status": 304, "headers": [], "content": {"mimeType": "", "size": 0}}}
+    ]}}
+    """#
+}
