@@ -291,3 +291,12 @@ def send_requests(port, path, n, timeout=30):
             buf = buf[length:]
             ok += head.startswith(b"HTTP/1.1 200 ")
     return ok
+
+
+def print_table(rows):
+    """Prints rows (dicts with the same keys) as a markdown table, the keys as its header."""
+    columns = list(rows[0])
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "|".join("---" for _ in columns) + "|")
+    for row in rows:
+        print("| " + " | ".join(str(row[c]) for c in columns) + " |")

@@ -25,7 +25,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, Daemon  # noqa: E402
+from common import ROOT, Daemon, print_table  # noqa: E402
 
 DOCUMENTS = [
     ("Stripe (3.0)", "openapi/stripe/spec3.yaml"),
@@ -132,14 +132,6 @@ def document_row(binary, corpus, title, relative, scratch):
     right, count, ok, started, rss = serve_and_probe(binary, stubs)
     row.update({"answer as documented": f"{right}/{count}", "2xx": ok, "start ms": f"{started:.0f}", "RSS MB": f"{rss:.0f}"})
     return row
-
-
-def print_table(rows):
-    columns = list(rows[0])
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "|".join("---" for _ in columns) + "|")
-    for row in rows:
-        print("| " + " | ".join(str(row[c]) for c in columns) + " |")
 
 
 def main():

@@ -44,7 +44,7 @@ import tempfile
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import Daemon, build_release  # noqa: E402
+from common import Daemon, build_release, print_table  # noqa: E402
 
 # The HAR reader's rules (Sources/StubCapture/HARReader.swift), to know which entries it keeps.
 METHODS = {"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE"}
@@ -479,14 +479,6 @@ def pick_examples(mismatches, n):
         if m not in chosen:
             chosen.append(m)
     return sorted(chosen, key=lambda m: m[0])
-
-
-def print_table(rows):
-    columns = list(rows[0])
-    print("| " + " | ".join(columns) + " |")
-    print("|" + "|".join("---" for _ in columns) + "|")
-    for row in rows:
-        print("| " + " | ".join(str(row[c]) for c in columns) + " |")
 
 
 def main():
