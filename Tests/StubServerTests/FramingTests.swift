@@ -23,6 +23,12 @@ import Testing
         ("NUL in the path", "GET /api/v1/users%00/../secret.txt HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", 400, "invalid path"),
         ("NUL before an extension", "GET /api/v1/users/1%00.json HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", 400, "invalid path"),
         ("broken escape", "GET /api/v1/users/%zz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", 400, "invalid path"),
+        ("folded Content-Length", "POST /api/v1/changePass HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n 0\r\n\r\nGET /api/v1/users/2 HTTP/1.1\r\nHost: x\r\n\r\n",
+         400, "obsolete line folding in a header"),
+        ("folded Transfer-Encoding", "POST /api/v1/changePass HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n chunked\r\n\r\n0\r\n\r\nGET /api/v1/users/2 HTTP/1.1\r\nHost: x\r\n\r\n",
+         400, "obsolete line folding in a header"),
+        ("folded ordinary header", "GET /api/v1/users/1 HTTP/1.1\r\nHost: x\r\nX-Note: a\r\n\tb c\r\n\r\n", 400, "obsolete line folding in a header"),
+        ("chunked on HTTP/1.0", "POST /api/v1/changePass HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "Transfer-Encoding on HTTP/1.0"),
         ("declared body over the limit", "POST /api/v1/users HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999\r\n\r\n", 413, "request body too large"),
     ]
 
@@ -38,6 +44,16 @@ import Testing
             #expect(answer.contains("\"error\": \"\(want.error)\""), "\(answer)")
             // The socket was closed by the server (read returned at end of stream, not at the timeout).
             #expect(answer.lowercased().contains("connection: close"))
+        }
+    }
+
+    @Test func unfoldedHeadersOfEveryShapePass() async throws {
+        try await withServer { server in
+            let socket = try RawSocket(port: server.port)
+            let head = "GET /api/v1/users/1 HTTP/1.1\r\nHost: x\r\nX-Empty:\r\nX-Spaced:      v  \r\nX-Tab:\t\tt\r\nX-Long: \(String(repeating: "a", count: 900))\r\nConnection: close\r\n\r\n"
+            socket.send(Array(head.utf8))
+            let answer = String(decoding: await socket.read(), as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 200 "), "\(answer.prefix(200))")
         }
     }
 

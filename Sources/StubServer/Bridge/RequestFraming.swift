@@ -30,11 +30,13 @@ struct RequestFraming {
     private var chunked = false
     private var badName: String?
     private var badValue: String?
+    private var folded: String?
     /// Whether a header name starts with `X-Stub-` (found in the same pass, for the controls).
     private(set) var controlHeader = false
 
     /// Takes one header as received.
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        if folded == nil && RequestFraming.wasFolded(name: name, value: value) { folded = String(decoding: name, as: UTF8.self) }
         if !controlHeader && ControlNames.isControlHeader(name) { controlHeader = true }
         if badName == nil && !RequestFraming.isToken(name) { badName = String(decoding: name, as: UTF8.self) }
         if badValue == nil && !RequestFraming.isFieldValue(value) { badValue = String(decoding: name, as: UTF8.self) }
@@ -53,10 +55,16 @@ struct RequestFraming {
     /// The first reason to refuse the request, or nil. `http10` waives the Host requirement;
     /// `maxBody` is the largest body accepted (a declared larger one is refused before it is sent).
     func rejection(http10: Bool, maxBody: Int) -> Rejection? {
+        if let folded {
+            return Rejection(status: 400, message: "obsolete line folding in a header", details: [("header", folded), ("expected", "each header on one line (RFC 9112 §5.2)")])
+        }
         if let badName { return Rejection(status: 400, message: "invalid header name", details: [("header", badName), ("expected", "a name of letters, digits and !#$%&'*+-.^_`|~, with no space before the colon")]) }
         if let badValue { return Rejection(status: 400, message: "invalid header value", details: [("header", badValue), ("expected", "no CR, LF, NUL or other control character in a value")]) }
         if hosts == 0 && !http10 { return Rejection(status: 400, message: "missing Host header", details: [("expected", "one Host header on HTTP/1.1")]) }
         if hosts > 1 { return Rejection(status: 400, message: "more than one Host header", details: [("expected", "one Host header")]) }
+        if transferEncodings > 0 && http10 {
+            return Rejection(status: 400, message: "Transfer-Encoding on HTTP/1.0", details: [("expected", "Content-Length (HTTP/1.0 has no chunked framing, RFC 9112 §6.1)")])
+        }
         if transferEncodings > 0 && contentLength != nil {
             return Rejection(status: 400, message: "both Content-Length and Transfer-Encoding", details: [("expected", "one way to frame the body")])
         }
@@ -74,6 +82,22 @@ struct RequestFraming {
     static func tooLarge(maxBody: Int, received: String) -> Rejection {
         Rejection(status: 413, message: "request body too large",
                   details: [("limit", "\(maxBody) bytes"), ("received", "\(received) bytes"), ("hint", "raise it with --max-body or STUBD_MAX_BODY")])
+    }
+
+    /// True when libmicrohttpd joined a folded line (a line starting with a space or tab) onto this
+    /// header. 0.9.75 appends the continuation to the header's *name* (`Content-Length: 1⏎ 0` reads
+    /// as `Content-Length0: 1`), in a copy made elsewhere in the connection's memory; an unfolded
+    /// header's name and value lie in the request line buffer as sent, the name's colon turned
+    /// into a NUL and only spaces or tabs before the value. So a value that does not start within
+    /// a few bytes after its name, or not after a NUL and blanks, means the name was moved: folded.
+    static func wasFolded(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let nameStart = name.baseAddress, let valueStart = value.baseAddress else { return false }
+        let nameEnd = nameStart + name.count
+        guard valueStart > nameEnd else { return true }
+        let gap = valueStart - nameEnd
+        guard gap <= 256, nameEnd.pointee == 0 else { return true }
+        for offset in 1..<gap where nameEnd[offset] != 0x20 && nameEnd[offset] != 0x09 { return true }
+        return false
     }
 
     /// True for a non-empty RFC 9110 token.
