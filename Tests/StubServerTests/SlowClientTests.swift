@@ -45,6 +45,67 @@ import Testing
         }
     }
 
+    @Test func aBodySentSlowerThanTheMinimumRateIsCutOff() async throws {
+        try await withServer(configure: { $0.bodyTimeoutMs = 600; $0.minBodyRate = 1000 }) { server in
+            // A full head, then a byte now and then: each byte resets libmicrohttpd's idle timer,
+            // but the body's deadline only moves a millisecond per byte.
+            let slow = try (0..<4).map { _ in try RawSocket(port: server.port) }
+            for socket in slow { socket.send(Array("POST /api/v1/changePass HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{".utf8)) }
+            for _ in 0..<6 {
+                try await Task.sleep(nanoseconds: 200_000_000)
+                for socket in slow { socket.send(Array(" ".utf8)) }
+            }
+            for socket in slow { #expect(await socket.read(timeoutSeconds: 8).isEmpty) }
+            #expect(server.bridge.admission.counts.slowBodies == 4, "\(server.bridge.admission.counts)")
+            // A body at speed is not cut, however long it is.
+            let big = Data(("{\"n\": \"" + String(repeating: "x", count: 2_000_000) + "\"}").utf8)
+            let fast = try await HTTPClient.fetch(server.url("/api/v1/changePass"), method: "POST", headers: ["Content-Type": "application/json"], body: big)
+            #expect(fast.status != 0 && server.bridge.admission.counts.slowBodies == 4)
+        }
+    }
+
+    @Test func atTheLimitTheSlowestSenderMakesRoomForANewClient() async throws {
+        try await withServer(configure: { $0.connectionLimit = 8; $0.headerTimeoutMs = 120_000; $0.bodyTimeoutMs = 120_000 }) { server in
+            // Every slot taken: six slow heads and two slow bodies.
+            var slow = try slowClients(6, port: server.port)
+            for _ in 0..<2 {
+                let body = try RawSocket(port: server.port)
+                body.send(Array("POST /api/v1/changePass HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{".utf8))
+                slow.append(body)
+            }
+            for _ in 0..<200 where server.bridge.admission.counts.open < 8 { try await Task.sleep(nanoseconds: 20_000_000) }
+            #expect(server.bridge.admission.counts.open == 8)
+            // Ten normal requests, one after another: each is admitted by closing a slow sender.
+            for _ in 0..<10 {
+                let fetched = try await HTTPClient.fetch(server.url("/api/v1/users/1"), session: HTTPClient.session(timeout: 5))
+                #expect(fetched.status == 200)
+            }
+            #expect(server.bridge.admission.counts.evicted >= 1 && server.bridge.admission.counts.refusedFull == 0, "\(server.bridge.admission.counts)")
+            _ = slow
+        }
+    }
+
+    @Test func aClientThatSentItsRequestAndFINTogetherIsClosedOnceAnswered() async throws {
+        try await withServer { server in
+            // Request and FIN in one go, many times: on edge-triggered epoll libmicrohttpd can miss
+            // the end of file and keep the connection until its idle timeout.
+            let sockets = try (0..<40).map { _ in try RawSocket(port: server.port) }
+            for socket in sockets {
+                socket.send(Array("GET /api/v1/users/1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+                socket.finishSending()
+            }
+            // Each is answered and then closed by the server, within the sweeper's quarter second.
+            for _ in 0..<150 where server.bridge.admission.counts.open > 0 { try await Task.sleep(nanoseconds: 20_000_000) }
+            let open = server.bridge.admission.counts.open
+            #expect(open == 0, "\(open) half-closed connection(s) kept open")
+            guard open == 0 else { return }
+            for socket in sockets {
+                let answer = String(decoding: await socket.read(timeoutSeconds: 2), as: UTF8.self)
+                #expect(answer.hasPrefix("HTTP/1.1 200"))
+            }
+        }
+    }
+
     @Test func aKeptAliveConnectionIsNotCutWhileItsRequestWaits() async throws {
         try await withServer(configure: { $0.headerTimeoutMs = 300 }) { server in
             // A delay longer than the head deadline: the deadline covers the head only.

@@ -10,6 +10,18 @@
 /// C library calls whose Swift names clash with names in this project, or whose types differ
 /// between glibc and Darwin.
 package enum LibC {
+    /// True when the peer of a connected socket has closed its side (a read would return end of
+    /// file now): one non-blocking peek, which leaves any waiting bytes where they are.
+    package static func peerClosed(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        #if canImport(Glibc)
+        let n = Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        #else
+        let n = Darwin.recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT)
+        #endif
+        return n == 0
+    }
+
     /// read(2).
     package static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)

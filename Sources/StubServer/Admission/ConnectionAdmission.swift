@@ -2,12 +2,13 @@ import StubCore
 import Synchronization
 
 /// The one owner of the connection limits: how many connections are open, how many per client
-/// address, and how long a connection may take to deliver a request head. libmicrohttpd has no
-/// deadline for a request head (each byte resets its idle timer) and, at its connection limit,
-/// leaves new clients waiting in the listen backlog; so the server sets libmicrohttpd's limit a
-/// little above `limits.connections`, refuses the excess here (closed at once, never queued), and
-/// shuts down connections whose head is late. The close action is passed in, so the tests run
-/// without libmicrohttpd.
+/// address, how long a connection may take to deliver a request head, and how fast it must send
+/// a body. libmicrohttpd has no deadline for a head or a body (each byte resets its idle timer)
+/// and, at its connection limit, leaves new clients waiting in the listen backlog; so the server
+/// sets libmicrohttpd's limit a little above `limits.connections`, and here, at the limit, the
+/// waiting connection that has made the least progress is closed to admit the new one (slow
+/// senders can never lock out a fast client), and connections whose head or body is late are
+/// shut down. The close action is passed in, so the tests run without libmicrohttpd.
 final class ConnectionAdmission: Sendable {
     /// The limits it enforces.
     struct Limits: Sendable {
@@ -19,6 +20,26 @@ final class ConnectionAdmission: Sendable {
         var headNs: UInt64
         /// Nanoseconds a kept-alive connection may wait for its next head to be complete.
         var idleNs: UInt64
+        /// Nanoseconds a body may take, before `minBodyRate` extends it.
+        var bodyNs: UInt64 = 20_000_000_000
+        /// Bytes per second that each extend a body's time by a second (like Apache's
+        /// mod_reqtimeout `MinRate`); 0 for none.
+        var minBodyRate: Int = 500
+    }
+
+    /// Where a connection is in its request, for the deadline that applies and for choosing
+    /// which connection to close at the limit.
+    enum Phase: UInt8 {
+        /// Waiting for a request head (after connecting, or the TLS handshake).
+        case head
+        /// The head is in; the body is arriving.
+        case body
+        /// The request is complete and being answered (delays and holds included).
+        case answering
+        /// Kept alive, waiting for the next request.
+        case idle
+        /// Closed to make room; libmicrohttpd has not seen it go yet.
+        case evicted
     }
 
     /// One open connection.
@@ -27,13 +48,25 @@ final class ConnectionAdmission: Sendable {
         let address: ClientAddress?
         /// When the connection is closed unless its head arrives (monotonic ns; `.max`: none).
         let deadline: Atomic<UInt64>
-        /// True while the deadline is a kept-alive connection's idle time, not a head's.
-        let idle = Atomic<Bool>(false)
+        /// A `Phase`'s raw value.
+        let phase = Atomic<UInt8>(Phase.head.rawValue)
+        /// When it connected, or its current head or body began (monotonic ns).
+        let since: Atomic<UInt64>
+        /// Body bytes received so far in the current request.
+        let bodyBytes = Atomic<Int>(0)
 
-        init(fd: Int32, address: ClientAddress?, deadline: UInt64) {
+        init(fd: Int32, address: ClientAddress?, deadline: UInt64, now: UInt64) {
             self.fd = fd
             self.address = address
             self.deadline = Atomic(deadline)
+            since = Atomic(now)
+        }
+
+        var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .relaxed)) ?? .head }
+
+        func enter(_ next: Phase, now: UInt64) {
+            phase.store(next.rawValue, ordering: .relaxed)
+            since.store(now, ordering: .relaxed)
         }
     }
 
@@ -44,6 +77,10 @@ final class ConnectionAdmission: Sendable {
         var refusedClient = 0
         var timedOut = 0
         var idleClosed = 0
+        var slowBodies = 0
+        /// Connections closed to make room that libmicrohttpd has not yet reported closed.
+        var evicting = 0
+        var evicted = 0
     }
 
     /// `now + ns`, or `.max` when that would overflow (a deadline past the end of time is none).
@@ -54,43 +91,54 @@ final class ConnectionAdmission: Sendable {
 
     let limits: Limits
     private let state = Locked(State())
-    private let close: @Sendable (Int32) -> Void
-    private let report: LimitReport
+    let close: @Sendable (Int32) -> Void
+    let peerGone: @Sendable (Int32) -> Bool
+    let report: LimitReport
 
-    /// `close` shuts a late connection's socket (libmicrohttpd then closes it); `log` receives one
-    /// line when a limit is hit, at most once per `LimitReport.intervalNs` for each kind.
-    init(limits: Limits, close: @escaping @Sendable (Int32) -> Void, log: @escaping @Sendable (String) -> Void) {
+    /// `close` shuts a late connection's socket (libmicrohttpd then closes it); `peerGone` tells
+    /// whether the client has closed its side of an idle connection; `log` receives one line when
+    /// a limit is hit, at most once per `LimitReport.intervalNs` for each kind.
+    init(limits: Limits, close: @escaping @Sendable (Int32) -> Void, peerGone: @escaping @Sendable (Int32) -> Bool = { _ in false },
+         log: @escaping @Sendable (String) -> Void) {
         self.limits = limits
         self.close = close
+        self.peerGone = peerGone
         report = LimitReport(log: log)
     }
 
-    /// Whether a client at `address` may connect now.
+    /// Whether a client at `address` may connect now. At the connection limit, the waiting
+    /// connection with the least progress is closed to make room (see `victim`).
     func admit(_ address: ClientAddress?, now: UInt64) -> Bool {
-        let verdict = state.withLock { s -> (Bool, String?) in
-            if s.open.count >= limits.connections {
-                s.refusedFull += 1
-                return (false, nil)
-            }
+        let verdict = state.withLock { s -> (admitted: Bool, client: String?, evicted: Bool) in
             if limits.perClient > 0, let address, s.perClient[address, default: 0] >= limits.perClient {
                 s.refusedClient += 1
-                return (false, address.description)
+                return (false, address.description, false)
             }
-            return (true, nil)
-        }
-        if !verdict.0 {
-            if let client = verdict.1 {
-                report.note(.perClient, now: now, "stubd: \(client) has \(limits.perClient) connections open (the per-client cap); closing its new connections at once")
-            } else {
-                report.note(.full, now: now, "stubd: \(limits.connections) connections open (the connection limit); closing new connections at once")
+            guard s.open.count - s.evicting >= limits.connections else { return (true, nil, false) }
+            guard let victim = ConnectionAdmission.victim(among: s.open.values, now: now) else {
+                s.refusedFull += 1
+                return (false, nil, false)
             }
+            victim.enter(.evicted, now: now)
+            victim.deadline.store(.max, ordering: .relaxed)
+            s.evicting += 1
+            s.evicted += 1
+            close(victim.fd)
+            return (true, nil, true)
         }
-        return verdict.0
+        if let client = verdict.client {
+            report.note(.perClient, now: now, "stubd: \(client) has \(limits.perClient) connections open (the per-client cap); closing its new connections at once")
+        } else if verdict.evicted {
+            report.note(.evicted, now: now, "stubd: \(limits.connections) connections open (the connection limit); closing the one that made the least progress to admit a new one")
+        } else if !verdict.admitted {
+            report.note(.full, now: now, "stubd: \(limits.connections) connections open (the connection limit), all being answered; closing new connections at once")
+        }
+        return verdict.admitted
     }
 
     /// A connection was accepted; it must deliver its first head within `limits.headNs`.
     func opened(fd: Int32, address: ClientAddress?, now: UInt64) -> Connection {
-        let connection = Connection(fd: fd, address: address, deadline: ConnectionAdmission.due(now, limits.headNs))
+        let connection = Connection(fd: fd, address: address, deadline: ConnectionAdmission.due(now, limits.headNs), now: now)
         state.withLock { s in
             s.open[ObjectIdentifier(connection)] = connection
             if let address { s.perClient[address, default: 0] += 1 }
@@ -100,7 +148,7 @@ final class ConnectionAdmission: Sendable {
 
     /// A request line arrived: its head must be complete within `limits.headNs` from now.
     func headStarted(_ connection: Connection, now: UInt64) {
-        connection.idle.store(false, ordering: .relaxed)
+        if connection.currentPhase == .idle { connection.enter(.head, now: now) }
         let due = ConnectionAdmission.due(now, limits.headNs)
         var current = connection.deadline.load(ordering: .relaxed)
         while due < current {
@@ -110,15 +158,42 @@ final class ConnectionAdmission: Sendable {
         }
     }
 
-    /// The head is complete; nothing is due until the request is done.
-    func headReceived(_ connection: Connection) {
-        connection.idle.store(false, ordering: .relaxed)
+    /// The head is complete. A body that follows must arrive within `limits.bodyNs`, extended by
+    /// a second for every `limits.minBodyRate` bytes; without one, nothing is due until the
+    /// request is done.
+    func headReceived(_ connection: Connection, expectsBody: Bool, now: UInt64) {
+        guard connection.currentPhase != .evicted else { return }
+        guard expectsBody else {
+            connection.enter(.answering, now: now)
+            connection.deadline.store(.max, ordering: .relaxed)
+            return
+        }
+        connection.bodyBytes.store(0, ordering: .relaxed)
+        connection.enter(.body, now: now)
+        connection.deadline.store(ConnectionAdmission.due(now, limits.bodyNs), ordering: .relaxed)
+    }
+
+    /// `count` more body bytes arrived: the body's deadline moves out with them.
+    func bodyProgress(_ connection: Connection, count: Int) {
+        guard connection.currentPhase == .body else { return }
+        let total = connection.bodyBytes.add(count, ordering: .relaxed).newValue
+        guard limits.minBodyRate > 0 else { return }
+        let earned = UInt64(total / limits.minBodyRate) * 1_000_000_000
+        let due = ConnectionAdmission.due(ConnectionAdmission.due(connection.since.load(ordering: .relaxed), limits.bodyNs), earned)
+        connection.deadline.store(due, ordering: .relaxed)
+    }
+
+    /// The whole request is in; nothing is due until it is answered.
+    func requestReceived(_ connection: Connection, now: UInt64) {
+        guard connection.currentPhase != .evicted else { return }
+        connection.enter(.answering, now: now)
         connection.deadline.store(.max, ordering: .relaxed)
     }
 
     /// A request is done; a kept-alive connection must deliver its next head within `limits.idleNs`.
     func requestDone(_ connection: Connection, now: UInt64) {
-        connection.idle.store(true, ordering: .relaxed)
+        guard connection.currentPhase != .evicted else { return }
+        connection.enter(.idle, now: now)
         connection.deadline.store(ConnectionAdmission.due(now, limits.idleNs), ordering: .relaxed)
     }
 
@@ -126,6 +201,7 @@ final class ConnectionAdmission: Sendable {
     func closed(_ connection: Connection) {
         state.withLock { s in
             s.open[ObjectIdentifier(connection)] = nil
+            if connection.currentPhase == .evicted { s.evicting -= 1 }
             if let address = connection.address {
                 let left = s.perClient[address, default: 1] - 1
                 s.perClient[address] = left > 0 ? left : nil
@@ -137,19 +213,34 @@ final class ConnectionAdmission: Sendable {
     /// the lock that `closed` takes, so a socket is never touched after libmicrohttpd closed it.
     @discardableResult
     func sweep(now: UInt64) -> Int {
-        let (late, idle) = state.withLock { s -> (Int, Int) in
-            var late = 0
-            var idle = 0
+        let (late, idle, slow) = state.withLock { s -> (Int, Int, Int) in
+            var late = 0, idle = 0, slow = 0
+            // A client that sent its request and its FIN together leaves libmicrohttpd's
+            // edge-triggered epoll loop waiting for a read that never comes: close it once answered.
+            for connection in s.open.values where connection.currentPhase == .idle && peerGone(connection.fd) {
+                connection.deadline.store(.max, ordering: .relaxed)
+                connection.enter(.evicted, now: now)
+                s.evicting += 1
+                close(connection.fd)
+            }
             for connection in s.open.values where connection.deadline.load(ordering: .relaxed) <= now {
                 connection.deadline.store(.max, ordering: .relaxed)
                 // Read before the socket is shut: libmicrohttpd may finish the request on its own
                 // thread at once and mark the connection idle.
-                if connection.idle.load(ordering: .relaxed) { idle += 1 } else { late += 1 }
+                switch connection.currentPhase {
+                case .idle: idle += 1
+                case .body: slow += 1
+                default: late += 1
+                }
                 close(connection.fd)
             }
             s.timedOut += late
             s.idleClosed += idle
-            return (late, idle)
+            s.slowBodies += slow
+            return (late, idle, slow)
+        }
+        if slow > 0 {
+            report.note(.slowBody, now: now, "stubd: closed \(slow) connection(s) sending a body slower than --body-min-rate after --body-timeout")
         }
         if late > 0 {
             report.note(.late, now: now, "stubd: closed \(late) connection(s) that did not send a complete request head in time (--header-timeout)")
@@ -157,11 +248,12 @@ final class ConnectionAdmission: Sendable {
         if idle > 0 {
             report.note(.idle, now: now, "stubd: closed \(idle) kept-alive connection(s) still sending their next head after the idle time")
         }
-        return late + idle
+        return late + idle + slow
     }
 
-    /// Counts for tests and health: open connections, refusals and late heads so far.
-    var counts: (open: Int, refusedFull: Int, refusedPerClient: Int, timedOut: Int, idleClosed: Int) {
-        state.withLock { ($0.open.count, $0.refusedFull, $0.refusedClient, $0.timedOut, $0.idleClosed) }
+    /// Counts for tests and health: open connections, refusals, late heads, slow bodies and
+    /// connections closed to make room so far.
+    var counts: (open: Int, refusedFull: Int, refusedPerClient: Int, timedOut: Int, idleClosed: Int, slowBodies: Int, evicted: Int) {
+        state.withLock { ($0.open.count, $0.refusedFull, $0.refusedClient, $0.timedOut, $0.idleClosed, $0.slowBodies, $0.evicted) }
     }
 }

@@ -5,7 +5,7 @@ import StubCore
 final class LimitReport: Sendable {
     /// The limits that are logged separately.
     enum Kind: Int, CaseIterable {
-        case full, perClient, late, idle
+        case full, perClient, late, idle, slowBody, evicted
     }
 
     static let intervalNs: UInt64 = 10_000_000_000

@@ -33,8 +33,8 @@ final class RequestBridge: Sendable {
     /// `RequestFraming` refuses is answered at once and the connection closes after it.
     func checkHead(_ connection: MHDConnection, _ context: RequestContext, http10: Bool) -> Outcome {
         context.headChecked = true
-        if let admitted = context.admitted { admission.headReceived(admitted) }
         let framing = connection.framing()
+        if let admitted = context.admitted { admission.headReceived(admitted, expectsBody: framing.expectsBody, now: MonotonicClock.now()) }
         context.controlHeaderSeen = framing.controlHeader
         if let rejection = framing.rejection(http10: http10, maxBody: maxBody) { return refuse(connection, context, rejection) }
         context.expectBody(length: framing.contentLength)
@@ -81,6 +81,7 @@ final class RequestBridge: Sendable {
     }
 
     private func start(_ connection: MHDConnection, _ context: RequestContext) -> Outcome {
+        if let admitted = context.admitted { admission.requestReceived(admitted, now: MonotonicClock.now()) }
         if context.bodyTooLarge {
             return refuse(connection, context, RequestFraming.tooLarge(maxBody: maxBody, received: String(context.bodyBytesSeen)))
         }

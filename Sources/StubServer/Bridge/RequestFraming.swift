@@ -34,6 +34,9 @@ struct RequestFraming {
     /// Whether a header name starts with `X-Stub-` (found in the same pass, for the controls).
     private(set) var controlHeader = false
 
+    /// True when a body follows the head (a length above 0, or chunked).
+    var expectsBody: Bool { transferEncodings > 0 || (contentLength.flatMap { UInt64($0) } ?? 0) > 0 }
+
     /// Takes one header as received.
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         if folded == nil && RequestFraming.wasFolded(name: name, value: value) { folded = String(decoding: name, as: UTF8.self) }

@@ -44,6 +44,7 @@ func stubdAccessHandler(
                 context.appendBody(UnsafeBufferPointer(start: $0, count: uploadDataSize.pointee))
             }
         }
+        if let admitted = context.admitted { bridge.admission.bodyProgress(admitted, count: uploadDataSize.pointee) }
         uploadDataSize.pointee = 0
         return context.bodyIsRunaway ? .NO : .YES
     }

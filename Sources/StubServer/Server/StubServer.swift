@@ -106,6 +106,7 @@ public final class StubServer: Sendable {
             let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog,
                                           unmatched: forwarder, contract: contract)
             let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { _ = shutdown($0, Int32(SHUT_RDWR)) },
+                                                peerGone: LibC.peerClosed,
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
             madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, hangCapMs: configuration.hangCapMs,
                                            maxBody: configuration.maxBodyBytes)

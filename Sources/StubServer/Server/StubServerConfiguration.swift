@@ -28,6 +28,13 @@ public struct StubServerConfiguration: Sendable {
     /// the request line of a kept-alive request; a later head is cut off (slow clients cannot hold
     /// connections by sending a byte at a time).
     public var headerTimeoutMs = 10_000
+    /// Milliseconds a request body may take once its head is in, extended by a second for every
+    /// `minBodyRate` bytes received, like Apache's mod_reqtimeout (`body=20,MinRate=500`); a body
+    /// slower than that is cut off (`--body-timeout`).
+    public var bodyTimeoutMs = 20_000
+    /// Bytes per second that each extend `bodyTimeoutMs` by a second; 0 for a fixed time
+    /// (`--body-min-rate`).
+    public var minBodyRate = 500
     /// The largest request body accepted; a larger one gets 413. `when` conditions see the whole body.
     public var maxBodyBytes = 16 << 20
     /// Per-connection memory for the request head and response head; larger request heads get 431.
@@ -130,7 +137,8 @@ public struct StubServerConfiguration: Sendable {
         // that keeps sending without finishing a head is cut here.
         let idle = idleTimeoutSeconds <= 0 ? UInt64.max : UInt64(min(idleTimeoutSeconds, Limits.maxDurationMs / 1000) + 1) * 1_000_000_000
         return ConnectionAdmission.Limits(connections: max(1, connectionLimit), perClient: max(0, maxClientConnections ?? defaultCap),
-                                          headNs: UInt64(max(1, min(headerTimeoutMs, Limits.maxDurationMs))) * 1_000_000, idleNs: idle)
+                                          headNs: UInt64(max(1, min(headerTimeoutMs, Limits.maxDurationMs))) * 1_000_000, idleNs: idle,
+                                          bodyNs: UInt64(max(1, min(bodyTimeoutMs, Limits.maxDurationMs))) * 1_000_000, minBodyRate: max(0, minBodyRate))
     }
 
     /// libmicrohttpd's own limit: above ours, so it never stops accepting (which would leave new

@@ -38,6 +38,14 @@ extension ServeCommand {
             guard let ms = ArgumentScanner.parseDuration(timeout), ms > 0 else { throw UsageError(message: "STUBD_HEADER_TIMEOUT must be a duration like 10s, got \"\(timeout)\"") }
             options.configuration.headerTimeoutMs = ms
         }
+        if let timeout = environment["STUBD_BODY_TIMEOUT"] {
+            guard let ms = ArgumentScanner.parseDuration(timeout), ms > 0 else { throw UsageError(message: "STUBD_BODY_TIMEOUT must be a duration like 20s, got \"\(timeout)\"") }
+            options.configuration.bodyTimeoutMs = ms
+        }
+        if let rate = environment["STUBD_BODY_MIN_RATE"] {
+            guard let bytes = Int(rate), (0...1_073_741_824).contains(bytes) else { throw UsageError(message: "STUBD_BODY_MIN_RATE must be bytes per second from 0 to 1073741824, got \"\(rate)\"") }
+            options.configuration.minBodyRate = bytes
+        }
         if let ttl = environment["STUBD_SESSION_TTL"] {
             guard let ms = ArgumentScanner.parseDuration(ttl), ms >= 1000 else { throw UsageError(message: "STUBD_SESSION_TTL must be a duration of 1s or more like 10m, got \"\(ttl)\"") }
             options.configuration.sessionIdleSeconds = Double(ms) / 1000

@@ -32,6 +32,10 @@ enum ServeCommand {
       --header-timeout DURATION
                               Time a client has to send a complete request head (default 10s;
                               env STUBD_HEADER_TIMEOUT)
+      --body-timeout DURATION Time a request body may take, extended by --body-min-rate
+                              (default 20s; env STUBD_BODY_TIMEOUT)
+      --body-min-rate BYTES   Each BYTES of body received extend --body-timeout by a second;
+                              0 for none (default 500; env STUBD_BODY_MIN_RATE)
       --max-connections N     Open connections; more are closed at once (default: the file
                               limit, raised to its hard limit, minus 64)
       --max-client-connections N
@@ -99,6 +103,10 @@ enum ServeCommand {
             case "--header-timeout":
                 options.configuration.headerTimeoutMs = try scanner.duration(for: option)
                 if options.configuration.headerTimeoutMs == 0 { throw UsageError(message: "--header-timeout must be more than 0") }
+            case "--body-timeout":
+                options.configuration.bodyTimeoutMs = try scanner.duration(for: option)
+                if options.configuration.bodyTimeoutMs == 0 { throw UsageError(message: "--body-timeout must be more than 0") }
+            case "--body-min-rate": options.configuration.minBodyRate = try scanner.int(for: option, in: 0...1_073_741_824)
             case "--max-connections": options.maxConnections = try scanner.int(for: option, in: 1...1_000_000)
             case "--max-client-connections": options.configuration.maxClientConnections = try scanner.int(for: option, in: 0...1_000_000)
             case "--connection-memory": options.configuration.connectionMemoryLimit = try scanner.int(for: option, in: 2048...1_048_576)

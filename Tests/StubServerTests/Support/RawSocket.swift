@@ -26,6 +26,11 @@ final class RawSocket: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { LibC.sendNoSignal(fd, $0.baseAddress, $0.count) }
     }
 
+    /// Closes the sending side (a FIN), as a client that has said all it will.
+    func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Everything the server sends until it closes (or `timeoutSeconds` pass without data).
     func readAll(timeoutSeconds: Double = 5) -> [UInt8] {
         var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - Double(Int(timeoutSeconds))) * 1_000_000))
