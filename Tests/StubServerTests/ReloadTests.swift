@@ -103,3 +103,70 @@ import Testing
         }
     }
 }
+
+/// The stub directory itself deleted, recreated, renamed or replaced while serving, and special
+/// files put where body files go.
+@Suite struct ReloadRecoveryTests {
+    let reload = ReloadTests()
+
+    @Test func reloadRecoversAfterTheDirectoryIsDeletedAndRecreated() async throws {
+        let stubs = try TemporaryStubDirectory(ReloadTests.base)
+        try await withServer(stubs: stubs.url, configure: { $0.watch = true }) { server in
+            try FileManager.default.removeItem(at: stubs.url)
+            #expect(try await ReloadTests.eventually { server.health.problems.count == 1 })
+            #expect(try await reload.served(server, "/hello").contains("hello"), "the last good stubs are still served")
+            try FileManager.default.createDirectory(at: stubs.url, withIntermediateDirectories: true)
+            try stubs.write(["svc/hello/route.json": #"{"method": "GET", "path": "/hello"}"#, "svc/hello/200.json": #"{"greeting": "back"}"#])
+            #expect(try await ReloadTests.eventually(3) { try await reload.served(server, "/hello").contains("back") })
+            #expect(server.health.problems.isEmpty)
+            // Later edits are seen too: the new folder is watched.
+            try stubs.write(["svc/hello/200.json": #"{"greeting": "edited"}"#])
+            #expect(try await ReloadTests.eventually(3) { try await reload.served(server, "/hello").contains("edited") })
+        }
+    }
+
+    @Test func aManualReloadReadsARecreatedDirectory() async throws {
+        let stubs = try TemporaryStubDirectory(ReloadTests.base)
+        try await withServer(stubs: stubs.url, configure: { $0.watch = false }) { server in
+            let admin = AdminClient(server: server)
+            try FileManager.default.removeItem(at: stubs.url)
+            #expect(try await admin.object("POST", "/reload")["status"] as? String == "degraded")
+            try FileManager.default.createDirectory(at: stubs.url, withIntermediateDirectories: true)
+            try stubs.write(["svc/hello/route.json": #"{"method": "GET", "path": "/hello"}"#, "svc/hello/200.json": #"{"greeting": "manual"}"#])
+            #expect(try await admin.call("POST", "/reload").status == 200)
+            #expect(try await reload.served(server, "/hello").contains("manual"))
+        }
+    }
+
+    @Test func reloadFollowsTheDirectoryWhenAnotherIsRenamedIntoItsPlace() async throws {
+        let stubs = try TemporaryStubDirectory(ReloadTests.base)
+        try await withServer(stubs: stubs.url, configure: { $0.watch = true }) { server in
+            let next = stubs.url.deletingLastPathComponent().appendingPathComponent("next-\(UUID().uuidString)")
+            let old = stubs.url.deletingLastPathComponent().appendingPathComponent("old-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: next.appendingPathComponent("svc/hello"), withIntermediateDirectories: true)
+            try Data(#"{"method": "GET", "path": "/hello"}"#.utf8).write(to: next.appendingPathComponent("svc/hello/route.json"))
+            try Data(#"{"greeting": "replaced"}"#.utf8).write(to: next.appendingPathComponent("svc/hello/200.json"))
+            _ = rename(stubs.url.path, old.path)
+            _ = rename(next.path, stubs.url.path)
+            #expect(try await ReloadTests.eventually(3) { try await reload.served(server, "/hello").contains("replaced") })
+            // Edits to the folder moved away are not what is served.
+            try Data(#"{"greeting": "stale"}"#.utf8).write(to: old.appendingPathComponent("svc/hello/200.json"))
+            try stubs.write(["svc/hello/200.json": #"{"greeting": "current"}"#])
+            #expect(try await ReloadTests.eventually(3) { try await reload.served(server, "/hello").contains("current") })
+            try? FileManager.default.removeItem(at: old)
+        }
+    }
+
+    @Test func aFIFOOrADeviceWhereABodyGoesIsRefusedByName() async throws {
+        let stubs = try TemporaryStubDirectory(ReloadTests.base)
+        try await withServer(stubs: stubs.url, configure: { $0.watch = true }) { server in
+            #expect(mkfifo(stubs.url.appendingPathComponent("svc/hello/500.json").path, 0o644) == 0)
+            #expect(try await ReloadTests.eventually { server.health.problems.count == 1 })
+            #expect(server.health.problems.first?.description.contains("svc/hello/500.json: is a FIFO, not a regular file") == true, "\(server.health.problems)")
+            #expect(try await reload.served(server, "/hello").contains("hello"))
+            try FileManager.default.removeItem(at: stubs.url.appendingPathComponent("svc/hello/500.json"))
+            try FileManager.default.createSymbolicLink(atPath: stubs.url.appendingPathComponent("svc/hello/503.json").path, withDestinationPath: "/dev/zero")
+            #expect(try await ReloadTests.eventually { server.health.problems.first?.description.contains("503.json: is a character device") == true }, "\(server.health.problems)")
+        }
+    }
+}

@@ -57,6 +57,13 @@ package enum StubFiles {
 
     static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
 
+    /// The identity of the folder at `path` (links followed), or nil when there is none.
+    package static func identity(of path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     /// Why a file was not read.
     package enum ReadError: Error, Equatable, CustomStringConvertible {
         /// open, fstat or read failed.

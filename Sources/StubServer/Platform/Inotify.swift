@@ -12,12 +12,23 @@ enum Inotify {
         #endif
     }
 
-    /// Watches `folder` for the events a save makes (writes, renames, deletions).
-    static func watch(_ fd: Int32, folder: String) {
+    /// Watches `folder` for the events a save makes (writes, renames, deletions); the watch
+    /// descriptor, or nil when the folder cannot be watched.
+    static func watch(_ fd: Int32, folder: String) -> Int32? {
         #if os(Linux)
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
             | IN_DELETE_SELF | IN_MOVE_SELF)
-        _ = inotify_add_watch(fd, folder, mask)
+        let wd = inotify_add_watch(fd, folder, mask)
+        return wd < 0 ? nil : wd
+        #else
+        return nil
+        #endif
+    }
+
+    /// Stops watching `wd` (already gone when its folder was deleted: the error is nothing to act on).
+    static func unwatch(_ fd: Int32, _ wd: Int32) {
+        #if os(Linux)
+        _ = inotify_rm_watch(fd, wd)
         #endif
     }
 }

@@ -9,8 +9,9 @@ import StubCore
 /// (editors write, rename and delete several files per save). Falls back to polling when
 /// inotify is unavailable.
 final class StubWatcher: @unchecked Sendable {
-    // @unchecked: `thread` is written by `init` and by `stop` (after the thread was joined); the
-    // watcher thread reads only immutable state.
+    // @unchecked: `thread` is written by `init` and by `stop` (after the thread was joined);
+    // `watches` and `watchedRoot` are written by `init` before the thread starts and then only by
+    // the watcher thread.
     /// Quiet time after the last event before reloading: one reload per save, not one per event.
     static let debounceMs = 40
     static let pollIntervalMs = 500
@@ -19,6 +20,11 @@ final class StubWatcher: @unchecked Sendable {
     private let onChange: @Sendable () -> Void
     private let inotifyFD: Int32
     private var thread: StoppableThread?
+    /// The inotify watch descriptors in use.
+    private var watches: [Int32] = []
+    /// The folder the watches are on, by device and inode: a root deleted, or replaced by a folder
+    /// renamed into its place, is another folder, and its watches start again.
+    private var watchedRoot: StubFiles.Identity?
 
     /// True when inotify is in use (false: polling).
     let usesInotify: Bool
@@ -51,13 +57,25 @@ final class StubWatcher: @unchecked Sendable {
         if inotifyFD >= 0 { close(inotifyFD) }
     }
 
-    /// Adds a watch on every folder the loader reads; new folders appear after each burst of events.
-    private func rewatch() {
+    /// Adds a watch on every folder the loader reads; new folders appear after each burst of
+    /// events. When the root is no longer the folder watched (deleted, or another renamed into its
+    /// place), the old watches go first; true when that happened.
+    @discardableResult
+    private func rewatch() -> Bool {
+        let identity = StubFiles.identity(of: root)
+        let replaced = identity != watchedRoot
+        if replaced {
+            for wd in watches { Inotify.unwatch(inotifyFD, wd) }
+            watches = []
+            watchedRoot = identity
+        }
+        guard identity != nil else { return replaced }
         let tree = StubTree.walk(root)
         for folder in tree.folders {
             // A folder that vanished since the walk has nothing to watch; the next burst rewalks.
-            Inotify.watch(inotifyFD, folder: tree.path(of: folder))
+            if let wd = Inotify.watch(inotifyFD, folder: tree.path(of: folder)), !watches.contains(wd) { watches.append(wd) }
         }
+        return replaced
     }
 
     /// (path, size, mtime) of every entry in the folders the loader reads, for the polling fallback.
@@ -84,7 +102,10 @@ final class StubWatcher: @unchecked Sendable {
         while true {
             fds[0].revents = 0
             fds[1].revents = 0
-            guard let ready = try? SystemCall.run("poll", { poll(&fds, 2, pending ? Int32(StubWatcher.debounceMs) : -1) }) else { return }
+            // Without a root to watch (deleted), nothing would ever wake the loop: look for it again
+            // every poll interval.
+            let wait = pending ? Int32(StubWatcher.debounceMs) : (watchedRoot == nil ? Int32(StubWatcher.pollIntervalMs) : -1)
+            guard let ready = try? SystemCall.run("poll", { poll(&fds, 2, wait) }) else { return }
             if fds[1].revents != 0 { return }
             if ready > 0 && fds[0].revents != 0 {
                 while buffer.withUnsafeMutableBytes({ read(inotifyFD, $0.baseAddress, $0.count) }) > 0 {}
@@ -94,6 +115,8 @@ final class StubWatcher: @unchecked Sendable {
             if ready == 0 && pending {
                 pending = false
                 rewatch()
+                onChange()
+            } else if ready == 0 && watchedRoot == nil && rewatch() {
                 onChange()
             }
         }
