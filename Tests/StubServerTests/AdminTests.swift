@@ -72,6 +72,21 @@ import Testing
         }
     }
 
+    @Test func overrideBodiesAndSequencesAreBounded() async throws {
+        try await withServer { server in
+            let admin = AdminClient(server: server)
+            let long = "[" + Array(repeating: #""200""#, count: 1001).joined(separator: ",") + "]"
+            let sequence = try await admin.call("PUT", "/routes/app/users", json: #"{"sequence": \#(long)}"#)
+            #expect(sequence.status == 413 && sequence.text.contains("1000 steps"), "\(sequence.status) \(sequence.text.prefix(200))")
+            let padded = #"{"variant": "200", "pad": ""# + String(repeating: "x", count: 70_000) + #""}"#
+            let big = try await admin.call("PUT", "/routes/app/users", json: padded)
+            #expect(big.status == 413 && big.text.contains("65536 bytes"), "\(big.status)")
+            // Nothing was kept from either.
+            let routes = try await admin.call("GET", "/routes")
+            #expect(routes.body.count < 64 * 1024 && !routes.text.contains("\"sequence\""))
+        }
+    }
+
     @Test func sequencesDriveARetryingClient() async throws {
         try await withServer { server in
             let admin = AdminClient(server: server)

@@ -131,6 +131,10 @@ enum AdminOverrideParser {
                         reader.fail(key, "expected a non-empty array of variant names, found \(value.kindDescription)")
                         continue
                     }
+                    guard items.count <= Limits.maxSequenceSteps else {
+                        return .failure(ReplyFailure(.error(413, "sequence too long", [("limit", .string("\(Limits.maxSequenceSteps) steps")),
+                                                                                       ("received", .string("\(items.count) steps"))])))
+                    }
                     o.sequence = items.enumerated().compactMap { reader.string($1, at: "\(key)[\($0)]") }
                 }
             }

@@ -40,6 +40,10 @@ package struct AdminAPI: Sendable {
             return .reply(.error(401, "admin token required", [("hint", .string("send Authorization: Bearer <token> (stubd --admin-token)"))],
                                  headers: [HTTPHeader("WWW-Authenticate", "Bearer realm=\"stubd\"")]))
         }
+        if request.body.count > Limits.maxAdminBodyBytes {
+            return .reply(.error(413, "admin request body too large", [("limit", .string("\(Limits.maxAdminBodyBytes) bytes")),
+                                                                        ("received", .string("\(request.body.count) bytes"))]))
+        }
         if parts == ["reload"] {
             return request.method == "POST" ? .deferred(DeferredReply { self.reload() }) : .reply(notAllowed(["POST"]))
         }

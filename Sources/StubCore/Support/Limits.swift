@@ -5,6 +5,11 @@ public enum Limits {
     public static let maxDelayMs = 3_600_000
     /// The longest server-wide duration (`--delay`, `--hang-cap`): one day.
     public static let maxDurationMs = 86_400_000
+    /// The largest admin request body (an override, a release): 64 KiB, far more than any real
+    /// override needs, and little enough that no session can pin much memory with one.
+    public static let maxAdminBodyBytes = 64 * 1024
+    /// The longest `sequence` an override may give: 1,000 steps.
+    public static let maxSequenceSteps = 1000
     /// Request body bytes a journal entry keeps (the full size is kept in `bodyBytes`).
     public static let journalBodyBytes = 8192
     /// Where the admin API lives; stubs cannot use paths under it.
