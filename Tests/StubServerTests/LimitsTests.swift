@@ -25,6 +25,27 @@ import Testing
         Data(#"{"padding": "\#(String(repeating: "x", count: bytes))", "kind": "big"}"#.utf8)
     }
 
+    @Test func bodiesPastTheMemoryBudgetGet503AndTheBudgetComesBack() async throws {
+        let stubs = try TemporaryStubDirectory(LimitsTests.stubs)
+        try await withServer(stubs: stubs.url, configure: { $0.maxBodyBytes = 600_000; $0.maxBodyMemoryBytes = 1_000_000 }) { server in
+            // Three uploads of 500 kB each, held half-sent at once: the third passes the budget.
+            let head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500000\r\nConnection: close\r\n\r\n"
+            let payload = Array(String(repeating: "x", count: 500_000).utf8)
+            let sockets = try (0..<3).map { _ in try RawSocket(port: server.port) }
+            for socket in sockets { socket.send(Array(head.utf8) + payload[0..<400_000]) }
+            for _ in 0..<200 where server.bridge.bodyBudget.inUse < 800_000 { try await Task.sleep(nanoseconds: 10_000_000) }
+            for socket in sockets { socket.send(Array(payload[400_000...])) }
+            var statuses: [String] = []
+            for socket in sockets { statuses.append(String(String(decoding: await socket.read(), as: UTF8.self).prefix(12))) }
+            #expect(statuses.filter { $0 == "HTTP/1.1 503" }.count == 1, "\(statuses)")
+            // Every byte is given back once the requests are done.
+            for _ in 0..<100 where server.bridge.bodyBudget.inUse > 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+            #expect(server.bridge.bodyBudget.inUse == 0)
+            let after = try await HTTPClient.fetch(server.url("/upload"), method: "POST", headers: ["Content-Type": "application/json"], body: body(bytes: 400_000))
+            #expect(after.status == 201)
+        }
+    }
+
     @Test func whenSeesTheWholeBodyUpToTheLimitAndBeyondItIs413() async throws {
         let stubs = try TemporaryStubDirectory(LimitsTests.stubs)
         try await withServer(stubs: stubs.url, configure: { $0.maxBodyBytes = 2 << 20 }) { server in

@@ -19,8 +19,12 @@ final class RequestBridge: Sendable {
     let hangCapNs: UInt64
     /// The largest request body accepted (`--max-body`).
     let maxBody: Int
+    /// What all requests' bodies may hold in memory at once.
+    let bodyBudget: BodyBudget
 
-    init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, hangCapMs: Int, maxBody: Int) throws(SystemCallError) {
+    init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, hangCapMs: Int, maxBody: Int,
+         bodyMemory: Int = .max) throws(SystemCallError) {
+        bodyBudget = BodyBudget(limit: max(bodyMemory, maxBody))
         self.store = store
         self.responder = responder
         self.admission = admission
@@ -84,6 +88,11 @@ final class RequestBridge: Sendable {
         if let admitted = context.admitted { admission.requestReceived(admitted, now: MonotonicClock.now()) }
         if context.bodyTooLarge {
             return refuse(connection, context, RequestFraming.tooLarge(maxBody: maxBody, received: String(context.bodyBytesSeen)))
+        }
+        if context.overBudget {
+            return refuse(connection, context, RequestFraming.Rejection(status: 503, message: "too many request bodies in memory", details: [
+                ("limit", "\(bodyBudget.limit) bytes for all requests' bodies at once"), ("hint", "retry; raise it with --max-body-memory"),
+            ]))
         }
         let prepared = store.current
         if responder.recordsRequests { context.takeCopy() }

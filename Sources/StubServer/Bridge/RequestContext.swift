@@ -27,6 +27,12 @@ final class RequestContext {
     var bodyBytesSeen = 0
     /// The largest body kept (`--max-body`); a larger one is answered with 413.
     let maxBody: Int
+    /// What all requests' bodies may hold together; nil in tests that do not count.
+    let budget: BodyBudget?
+    /// Body bytes taken from `budget` and not yet given back.
+    private var budgeted = 0
+    /// True once the body could not be kept within `budget`: answered with 503.
+    private(set) var overBudget = false
     /// The connection's entry in `ConnectionAdmission`, for its head deadline.
     let admitted: ConnectionAdmission.Connection?
     /// True on a TLS connection.
@@ -56,13 +62,16 @@ final class RequestContext {
     /// only for deferred replies, so a plain request allocates no lock.
     var deferredReply: Locked<Reply?>?
 
-    init(startNs: UInt64, path: String, maxBody: Int, admitted: ConnectionAdmission.Connection?, secure: Bool = false) {
+    init(startNs: UInt64, path: String, maxBody: Int, admitted: ConnectionAdmission.Connection?, secure: Bool = false, budget: BodyBudget? = nil) {
         self.startNs = startNs
         self.secure = secure
         self.path = path
         self.maxBody = maxBody
         self.admitted = admitted
+        self.budget = budget
     }
+
+    deinit { budget?.give(budgeted) }
 
     /// The path of a request target as sent: up to the `?`, nothing decoded.
     static func path(ofTarget target: UnsafePointer<CChar>) -> String {
@@ -85,10 +94,14 @@ final class RequestContext {
     /// body is counted, dropped and answered with 413 (see `bodyIsRunaway` for the bound).
     func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) {
         bodyBytesSeen += bytes.count
-        guard !bodyTooLarge else {
+        if !bodyTooLarge && !overBudget, let budget, !budget.take(bytes.count) { overBudget = true }
+        guard !bodyTooLarge && !overBudget else {
             if !body.isEmpty { body = [] }
+            budget?.give(budgeted)
+            budgeted = 0
             return
         }
+        if budget != nil { budgeted += bytes.count }
         body.append(contentsOf: bytes)
     }
 
@@ -109,6 +122,10 @@ final class RequestContext {
         // Most requests have no body: one comparison and done.
         guard body.count > bytes else { return }
         body = Array(body.prefix(bytes))
+        if budget != nil {
+            budget?.give(budgeted - body.count)
+            budgeted = body.count
+        }
         // The copy was taken from the same bytes; it now shares the kept prefix.
         if copy != nil { copy?.body = body }
     }

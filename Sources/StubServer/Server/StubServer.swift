@@ -109,7 +109,7 @@ public final class StubServer: Sendable {
                                                 peerGone: LibC.peerClosed,
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
             madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, hangCapMs: configuration.hangCapMs,
-                                           maxBody: configuration.maxBodyBytes)
+                                           maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes)
             sweeper = try HeadDeadlineSweeper(admission: admission)
         } catch {
             for socket in sockets { close(socket.fd) }

@@ -37,6 +37,9 @@ public struct StubServerConfiguration: Sendable {
     public var minBodyRate = 500
     /// The largest request body accepted; a larger one gets 413. `when` conditions see the whole body.
     public var maxBodyBytes = 16 << 20
+    /// Request body bytes all requests together may hold in memory at once; a body that would
+    /// pass it gets 503 (`--max-body-memory`). At least `maxBodyBytes`, or no large body could pass.
+    public var maxBodyMemoryBytes = 256 << 20
     /// Per-connection memory for the request head and response head; larger request heads get 431.
     /// 6 KiB fits the request heads of real API clients (a JWT bearer token and a few cookies) and
     /// keeps 10,000 open connections under 100 MB; raise it for clients with very large headers.

@@ -34,6 +34,10 @@ extension ServeCommand {
             guard let bytes = ArgumentScanner.parseSize(size) else { throw UsageError(message: "STUBD_MAX_BODY must be a size like 16MiB, got \"\(size)\"") }
             options.configuration.maxBodyBytes = bytes
         }
+        if let size = environment["STUBD_MAX_BODY_MEMORY"] {
+            guard let bytes = ArgumentScanner.parseSize(size) else { throw UsageError(message: "STUBD_MAX_BODY_MEMORY must be a size like 256MiB, got \"\(size)\"") }
+            options.configuration.maxBodyMemoryBytes = bytes
+        }
         if let timeout = environment["STUBD_HEADER_TIMEOUT"] {
             guard let ms = ArgumentScanner.parseDuration(timeout), ms > 0 else { throw UsageError(message: "STUBD_HEADER_TIMEOUT must be a duration like 10s, got \"\(timeout)\"") }
             options.configuration.headerTimeoutMs = ms

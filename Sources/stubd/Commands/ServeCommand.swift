@@ -29,6 +29,8 @@ enum ServeCommand {
       --admin-token TOKEN     Require `Authorization: Bearer TOKEN` on admin calls (env STUBD_ADMIN_TOKEN)
       --max-body SIZE         Largest request body; larger ones get 413, e.g. 16MiB
                               (default 16MiB; env STUBD_MAX_BODY)
+      --max-body-memory SIZE  Request bodies all requests may hold in memory at once; past it,
+                              503 (default 256MiB; env STUBD_MAX_BODY_MEMORY)
       --header-timeout DURATION
                               Time a client has to send a complete request head (default 10s;
                               env STUBD_HEADER_TIMEOUT)
@@ -100,6 +102,7 @@ enum ServeCommand {
             case "--max-sessions": options.configuration.maxSessions = try scanner.int(for: option, in: 1...10_000_000)
             case "--admin-token": options.configuration.adminToken = try scanner.value(for: option)
             case "--max-body": options.configuration.maxBodyBytes = try scanner.size(for: option)
+            case "--max-body-memory": options.configuration.maxBodyMemoryBytes = try scanner.size(for: option)
             case "--header-timeout":
                 options.configuration.headerTimeoutMs = try scanner.duration(for: option)
                 if options.configuration.headerTimeoutMs == 0 { throw UsageError(message: "--header-timeout must be more than 0") }

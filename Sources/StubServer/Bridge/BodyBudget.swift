@@ -1,0 +1,34 @@
+import Synchronization
+
+/// The request body bytes all requests together may hold in memory at once (`--max-body-memory`).
+/// Each request takes from it as its body arrives and gives back what it frees, so a crowd of
+/// large uploads gets 503s past the budget instead of taking the machine's memory.
+final class BodyBudget: Sendable {
+    /// The budget in bytes.
+    let limit: Int
+    private let held = Atomic<Int>(0)
+
+    init(limit: Int) {
+        self.limit = max(0, limit)
+    }
+
+    /// Takes `count` bytes; false (and nothing taken) when that would pass the budget.
+    func take(_ count: Int) -> Bool {
+        var current = held.load(ordering: .relaxed)
+        while true {
+            guard current + count <= limit else { return false }
+            let (exchanged, original) = held.compareExchange(expected: current, desired: current + count, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+    }
+
+    /// Gives back `count` bytes taken before.
+    func give(_ count: Int) {
+        guard count > 0 else { return }
+        held.subtract(count, ordering: .relaxed)
+    }
+
+    /// Bytes held now.
+    var inUse: Int { held.load(ordering: .relaxed) }
+}
