@@ -37,6 +37,15 @@ enum BodyKind {
         return (try? JSONParser.parse(body)) != nil
     }
 
+    /// The kind a body file's extension stands for.
+    static func forExtension(_ ext: String) -> BodyKind {
+        switch ext {
+        case "json": return .json
+        case "bin": return .binary
+        default: return .text(ext: ext)
+        }
+    }
+
     var ext: String {
         switch self {
         case .json: return "json"

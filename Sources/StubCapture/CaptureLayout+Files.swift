@@ -8,11 +8,14 @@ extension CaptureLayout {
         public var path: String
         /// The file's contents.
         public var bytes: [UInt8]
+        /// A file whose contents these are instead (linked, not read), when set.
+        public var source: String?
 
-        /// A file at `path` (relative to the stub root) holding `bytes`.
-        public init(path: String, bytes: [UInt8]) {
+        /// A file at `path` (relative to the stub root) holding `bytes`, or the contents of `source`.
+        public init(path: String, bytes: [UInt8], source: String? = nil) {
             self.path = path
             self.bytes = bytes
+            self.source = source
         }
     }
 
@@ -22,7 +25,9 @@ extension CaptureLayout {
         var files: [File] = []
         for route in service.routes {
             for variant in route.variants {
-                if let ext = variant.fileExtension { files.append(File(path: "\(service.name)/\(route.folder)/\(variant.name).\(ext)", bytes: variant.body)) }
+                if let ext = variant.fileExtension {
+                    files.append(File(path: "\(service.name)/\(route.folder)/\(variant.name).\(ext)", bytes: variant.body, source: variant.bodyFile))
+                }
             }
             files.append(File(path: "\(service.name)/\(route.folder)/route.json", bytes: Array((CaptureLayout.routeJSON(route).serialized(pretty: true) + "\n").utf8)))
         }

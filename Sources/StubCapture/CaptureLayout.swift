@@ -59,6 +59,8 @@ public struct CaptureLayout: Sendable {
         public var fileExtension: String?
         /// The body as written (pretty JSON, secrets out).
         public var body: [UInt8]
+        /// The file the body is copied from instead, when a recording kept it on disk.
+        public var bodyFile: String? = nil
         /// Headers kept for this variant.
         public var headers: [(name: String, value: String)]
         /// `(kind, name, value)`: kind is `path`, `query` or `body`.
@@ -126,7 +128,8 @@ public struct CaptureLayout: Sendable {
                 for v in services[s].routes[r].variants.indices {
                     var variant = services[s].routes[r].variants[v]
                     variant.headers = scrub(variant.headers)
-                    if variant.fileExtension.map({ ["json", "txt", "html", "xml", "csv"].contains($0) }) == true,
+                    // A spooled body was scrubbed as it arrived (see `CaptureSpool`).
+                    if variant.bodyFile == nil, variant.fileExtension.map({ ["json", "txt", "html", "xml", "csv"].contains($0) }) == true,
                        let text = String(validating: variant.body, as: UTF8.self) {
                         let (clean, replaced) = redactions.scrub(text)
                         if replaced > 0 {

@@ -29,6 +29,9 @@ public struct CapturedExchange: Sendable {
     public var responseBody: [UInt8]
     /// The response's media type (`application/json; charset=utf-8`), when known.
     public var mimeType: String?
+    /// The response body kept in a file instead of `responseBody` (a recording), already
+    /// processed as a stub body: secrets out, JSON re-indented.
+    public var spooledBody: SpooledBody?
 
     /// An exchange.
     public init(method: String, scheme: String = "https", host: String, path: String, query: [(name: String, value: String)] = [],
@@ -56,5 +59,25 @@ public struct CapturedExchange: Sendable {
     var mediaType: String {
         let full = mimeType ?? responseHeader("Content-Type") ?? ""
         return String(full.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+    }
+}
+
+/// A response body a recording keeps on disk rather than in memory, processed once as it arrived.
+public struct SpooledBody: Sendable, Hashable {
+    /// The file holding the processed body.
+    public var path: String
+    /// The extension the stub body file gets (`json`, `txt`, `bin`).
+    public var fileExtension: String
+    /// Identifies the bytes (a hash and the size), so equal bodies are one variant.
+    public var identity: String
+    /// The body's size in bytes.
+    public var size: Int
+
+    /// A spooled body.
+    public init(path: String, fileExtension: String, identity: String, size: Int) {
+        self.path = path
+        self.fileExtension = fileExtension
+        self.identity = identity
+        self.size = size
     }
 }

@@ -36,7 +36,7 @@ struct RouteBuilder {
             let requestKey = requestIdentity(request, when: when)
             var variant = makeVariant(request, report: &report)
             let responseKey = ResponseKey(request: requestKey, status: variant.status, headers: variant.headers.map { "\($0.name): \($0.value)" },
-                                          body: variant.body)
+                                          body: request.spooledBody.map { Array($0.identity.utf8) } ?? variant.body)
             if variantFor[responseKey] == nil {
                 let count = perStatus[variant.status, default: 0] + 1
                 perStatus[variant.status] = count
@@ -141,13 +141,29 @@ struct RouteBuilder {
 
     /// The variant for a response: its body processed (pretty JSON, secrets out) and kept headers.
     func makeVariant(_ request: CapturedExchange, report: inout RedactionReport) -> CaptureLayout.Variant {
+        if let spooled = request.spooledBody { return spooledVariant(request, spooled) }
         let kind = BodyKind.of(media: request.mediaType, body: request.responseBody)
         var body = request.responseBody
         if case .json = kind, !body.isEmpty {
             body = JSONRewriter(policy: policy).rewrite(body, report: &report, place: "response body field")
         }
+        let headers = keptHeaders(request, kind: body.isEmpty ? nil : kind)
+        return CaptureLayout.Variant(name: "", status: request.status, fileExtension: body.isEmpty ? nil : kind.ext, body: body, headers: headers, when: [])
+    }
+
+    /// The variant for a response a recording processed and kept on disk.
+    func spooledVariant(_ request: CapturedExchange, _ spooled: SpooledBody) -> CaptureLayout.Variant {
+        let kind = spooled.size == 0 ? nil : BodyKind.forExtension(spooled.fileExtension)
+        var variant = CaptureLayout.Variant(name: "", status: request.status, fileExtension: kind == nil ? nil : spooled.fileExtension, body: [],
+                                            headers: keptHeaders(request, kind: kind), when: [])
+        if kind != nil { variant.bodyFile = spooled.path }
+        return variant
+    }
+
+    /// `Content-Type` when the extension would imply another, and the response headers worth keeping.
+    func keptHeaders(_ request: CapturedExchange, kind: BodyKind?) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []
-        if !body.isEmpty, let type = kind.keptContentType(request.responseHeader("Content-Type") ?? request.mimeType) { headers.append(("Content-Type", type)) }
+        if let kind, let type = kind.keptContentType(request.responseHeader("Content-Type") ?? request.mimeType) { headers.append(("Content-Type", type)) }
         var seen = Set<String>()
         for header in request.responseHeaders {
             let lower = header.name.lowercased()
@@ -155,7 +171,7 @@ struct RouteBuilder {
                   seen.insert(lower).inserted else { continue }
             headers.append((header.name, header.value))
         }
-        return CaptureLayout.Variant(name: "", status: request.status, fileExtension: body.isEmpty ? nil : kind.ext, body: body, headers: headers, when: [])
+        return headers
     }
 
     /// The route's description when a request got several answers: their order, and how to replay it.

@@ -99,6 +99,9 @@ public struct RedactionReport: Sendable {
         }
     }
 
+    /// How many secret values are known, to tell when a new one turned up.
+    var secretCount: Int { values.count }
+
     /// Adds another report's counts and values.
     public mutating func merge(_ other: RedactionReport) {
         for (k, v) in other.counts { counts[k, default: 0] += v }

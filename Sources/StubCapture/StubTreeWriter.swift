@@ -45,7 +45,7 @@ public struct StubTreeWriter: Sendable {
         }
         var staged = StagedWrite(writer: self, token: "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         do {
-            for file in files { try put(CaptureLayout.File(path: staged.staging + "/" + file.path, bytes: file.bytes)) }
+            for file in files { try put(CaptureLayout.File(path: staged.staging + "/" + file.path, bytes: file.bytes, source: file.source)) }
             for unit in units {
                 if exists(unit) {
                     _ = try makeParent(of: staged.aside + "/" + unit)
@@ -97,7 +97,7 @@ public struct StubTreeWriter: Sendable {
         try remove(staging)
         for file in layout.files(of: service) {
             let relative = staging + String(file.path.dropFirst(service.name.count))
-            try put(CaptureLayout.File(path: relative, bytes: file.bytes))
+            try put(CaptureLayout.File(path: relative, bytes: file.bytes, source: file.source))
         }
         let old = ".stubd-old-\(service.name)"
         try remove(old)
@@ -115,7 +115,13 @@ public struct StubTreeWriter: Sendable {
         let temporary = folder + "/.stubd-writing-\(getpid())-" + String(file.path.split(separator: "/").last ?? "")
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data(file.bytes).write(to: URL(fileURLWithPath: temporary))
+            if let source = file.source {
+                // A spooled body: linked, not copied (a copy when the two are on other file systems).
+                unlink(temporary)
+                if link(source, temporary) != 0 { try FileManager.default.copyItem(atPath: source, toPath: temporary) }
+            } else {
+                try Data(file.bytes).write(to: URL(fileURLWithPath: temporary))
+            }
         } catch {
             throw CaptureWriteError(path: file.path, problem: "cannot be written: \(error)")
         }

@@ -54,9 +54,22 @@ final class KeptLog: RequestLogger, @unchecked Sendable {
     @discardableResult
     func send(_ r: StubResponder, _ request: StubRequest) -> ResponsePlan {
         var plan = r.respond(to: request, catalog: host.catalog)
-        if case .deferred(let work) = plan.response { plan.status = work.make().status }
+        if case .deferred(let deferred) = plan.response { plan.status = StubResponderTests.wait(for: deferred).status }
         r.completed(plan, request: request, status: plan.status, fault: nil, elapsedMs: 1, bodyBytes: request.body.count)
         return plan
+    }
+
+    /// The reply a deferred plan makes, waited for as the transport would.
+    static func wait(for deferred: DeferredReply) -> Reply {
+        switch deferred.work {
+        case .blocking(let make): return make()
+        case .callback(let start):
+            let box = Locked<Reply?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            start { reply in box.withLock { $0 = reply }; done.signal() }
+            done.wait()
+            return box.withLock { $0 } ?? Reply(status: 0)
+        }
     }
 
     func reply(_ plan: ResponsePlan) throws -> [String: Any] {
@@ -90,12 +103,12 @@ final class KeptLog: RequestLogger, @unchecked Sendable {
     @Test func reloadIsDeferredSoItRunsOffTheServingThreads() throws {
         let r = responder()
         let plan = r.respond(to: StubRequest(method: "POST", path: "/__stubd/reload"), catalog: host.catalog)
-        guard case .deferred(let work) = plan.response else { Issue.record("expected a deferred reply"); return }
+        guard case .deferred(let work) = plan.response, case .blocking(let make) = work.work else { Issue.record("expected a blocking deferred reply"); return }
         #expect(host.reloads == 0)
-        #expect(work.make().status == 200)
+        #expect(make().status == 200)
         #expect(host.reloads == 1)
         host.next = .failure(StubLoadFailure(problems: [StubProblem(file: "app/user/route.json", location: .path("method"), message: "expected a method")]))
-        let failed = work.make()
+        let failed = make()
         #expect(failed.status == 422)
         #expect(String(decoding: failed.body, as: UTF8.self).contains("app/user/route.json: method: expected a method"))
     }

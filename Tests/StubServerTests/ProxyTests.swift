@@ -75,7 +75,9 @@ import Testing
         }) { server in
             let first = try await HTTPClient.fetch(server.url("/api/v1/users/2"))
             let service = "127.0.0.1-\(upstream.port)"
-            #expect(FileManager.default.fileExists(atPath: stubs.url.appendingPathComponent("\(service)/get-users-2/route.json").path))
+            // The recording reaches the stub tree within a quarter second.
+            let route = stubs.url.appendingPathComponent("\(service)/get-users-2/route.json").path
+            #expect(try await ReloadTests.eventually(2) { FileManager.default.fileExists(atPath: route) })
             // Once reloaded, the same request is served from the new stub, not proxied.
             var servedFromStub = false
             for _ in 0..<100 where !servedFromStub {
@@ -118,6 +120,66 @@ import Testing
                 #expect(recorded.status == real.status, "\(path)")
                 #expect(try JSONSerialization.jsonObject(with: recorded.body) as? NSObject == JSONSerialization.jsonObject(with: real.body) as? NSObject, "\(path)")
             }
+        }
+    }
+}
+
+/// The proxy under load and against a hostile path: no thread or per-host queue per waiting
+/// request, bodies bounded, and paths kept under the upstream's base path.
+@Suite struct ProxyLimitsTests {
+    static let upstreamStubs = [
+        "up/slow/route.json": #"{"method": "GET", "path": "/slow", "variants": {"200": {"delay": {"ms": 2500}}}}"#,
+        "up/slow/200.json": #"{"slow": true}"#,
+        "up/fast/route.json": #"{"method": "GET", "path": "/fast"}"#,
+        "up/fast/200.json": #"{"fast": true}"#,
+        "up/big/route.json": #"{"method": "GET", "path": "/big"}"#,
+        "up/big/200.txt": String(repeating: "x", count: 3_000_000),
+    ]
+
+    static func threads() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        return Int(status.split(separator: "\n").first { $0.hasPrefix("Threads:") }?.split(separator: "\t").last ?? "") ?? 0
+    }
+
+    @Test func manyWaitingCallsNeitherQueueAFastOneNorTakeAThreadEach() async throws {
+        let folder = try TemporaryStubDirectory(ProxyLimitsTests.upstreamStubs)
+        let upstream = try StubServer(stubsAt: folder.url)
+        defer { upstream.stop() }
+        let stubs = try TemporaryStubDirectory(ProxyTests.front)
+        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = upstream.baseURL; $0.proxyTimeoutSeconds = 10 }) { server in
+            let before = ProxyLimitsTests.threads()
+            let session = HTTPClient.session(timeout: 15)
+            async let slow: [Int] = withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<60 { group.addTask { try await HTTPClient.fetch(server.url("/slow"), session: session).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            try await Task.sleep(nanoseconds: 600_000_000)
+            let during = ProxyLimitsTests.threads()
+            // Sixty calls wait on the upstream; a seventh-or-later one still goes at once.
+            let started = monotonicMs()
+            let fast = try await HTTPClient.fetch(server.url("/fast"), session: HTTPClient.session(timeout: 15))
+            #expect(fast.status == 200 && monotonicMs() - started < 1500, "\(monotonicMs() - started) ms")
+            #expect(during - before < 30, "threads went from \(before) to \(during) with 60 proxied calls waiting")
+            #expect(try await slow.allSatisfy { $0 == 200 })
+        }
+    }
+
+    @Test func anUpstreamBodyOverTheLimitIsA502AndPathsStayUnderTheBase() async throws {
+        let folder = try TemporaryStubDirectory(ProxyLimitsTests.upstreamStubs)
+        let upstream = try StubServer(stubsAt: folder.url)
+        defer { upstream.stop() }
+        let stubs = try TemporaryStubDirectory(ProxyTests.front)
+        let base = upstream.baseURL.appendingPathComponent("fast")
+        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = upstream.baseURL; $0.proxyMaxBodyBytes = 1_000_000 }) { server in
+            let big = try await HTTPClient.fetch(server.url("/big"))
+            #expect(big.status == 502 && big.text.contains("over 1000000 bytes"), "\(big.status) \(big.text.prefix(200))")
+        }
+        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = base }) { server in
+            let socket = try RawSocket(port: server.port)
+            socket.send(Array("GET /../../big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            _ = await socket.read()
+            // The upstream saw the path under its base (/fast/big), not /big (that one was the first test's).
+            #expect(upstream.receivedRequests().map(\.request.path) == ["/big", "/fast/big"], "\(upstream.receivedRequests().map(\.request.path))")
         }
     }
 }

@@ -93,15 +93,29 @@ package struct ResponsePlan: Sendable {
     }
 }
 
-/// A reply made later, off the threads that serve requests: the transport runs `make` on a
-/// background thread and sends what it returns.
+/// A reply made later, off the threads that serve requests, with no thread per waiting request:
+/// work that blocks (a reload) runs on the transport's one worker thread; work that waits on
+/// something else (an upstream's answer) starts at once and hands its reply over when it comes.
 package struct DeferredReply: Sendable {
-    /// Makes the reply; may take long.
-    package let make: @Sendable () -> Reply
+    /// How the reply is made.
+    package enum Work: Sendable {
+        /// Blocking work, run on the transport's worker thread.
+        case blocking(@Sendable () -> Reply)
+        /// Work that returns at once and calls `done` with the reply later, on any thread.
+        case callback(@Sendable (_ done: @escaping @Sendable (Reply) -> Void) -> Void)
+    }
 
-    /// Wraps the work that makes the reply.
+    /// How the reply is made.
+    package let work: Work
+
+    /// A reply made by blocking work; may take long.
     package init(_ make: @escaping @Sendable () -> Reply) {
-        self.make = make
+        work = .blocking(make)
+    }
+
+    /// A reply handed over later: `start` must not block.
+    package init(start: @escaping @Sendable (_ done: @escaping @Sendable (Reply) -> Void) -> Void) {
+        work = .callback(start)
     }
 }
 

@@ -55,9 +55,9 @@ package final class StubResponder: Sendable {
         } else {
             plan = planner.plan(head, catalog: catalog, overrides: control, session: session, releasedFromHold: releasedFromHold)
             if plan.unmatched, let unmatched {
-                // The whole request goes upstream, on a background thread: the answer may take long.
+                // The whole request goes upstream; the answer may take long, and no thread waits for it.
                 let call = head.snapshot()
-                plan.response = .deferred(DeferredReply { unmatched.reply(to: call) })
+                plan.response = .deferred(DeferredReply(start: { done in unmatched.reply(to: call, done: done) }))
                 plan.proxied = true
             }
             if checksContract, !plan.hold, let contract, let route = plan.route { check(&plan, head, route: route, contract: contract) }

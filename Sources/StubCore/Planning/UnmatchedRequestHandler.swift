@@ -1,6 +1,6 @@
 /// Answers a request that no route matches, instead of the 404 or 405 (`--proxy-unmatched`).
-/// Called on a background thread; it may take as long as the upstream does.
 package protocol UnmatchedRequestHandler: Sendable {
-    /// The reply for `request` (control query parameters removed, session prefix taken off).
-    func reply(to request: StubRequest) -> Reply
+    /// Starts answering `request` (control query parameters removed, session prefix taken off)
+    /// and returns at once; `done` gets the reply, on any thread, when it is ready.
+    func reply(to request: StubRequest, done: @escaping @Sendable (Reply) -> Void)
 }

@@ -21,6 +21,8 @@ final class RequestBridge: Sendable {
     let maxBody: Int
     /// What all requests' bodies may hold in memory at once.
     let bodyBudget: BodyBudget
+    /// Runs deferred replies whose work blocks (reloads), one at a time.
+    let worker: SerialWorker
 
     init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, hangCapMs: Int, maxBody: Int,
          bodyMemory: Int = .max) throws(SystemCallError) {
@@ -29,6 +31,10 @@ final class RequestBridge: Sendable {
         self.responder = responder
         self.admission = admission
         suspensions = try SuspendedConnections { MHDConnection(handle: $0).resume() }
+        do { worker = try SerialWorker() } catch {
+            suspensions.shutdown()
+            throw error
+        }
         hangCapNs = UInt64(max(0, min(hangCapMs, Limits.maxDurationMs))) * 1_000_000
         self.maxBody = max(0, maxBody)
     }
@@ -107,7 +113,7 @@ final class RequestBridge: Sendable {
     private func proceed(_ plan: ResponsePlan, _ connection: MHDConnection, _ context: RequestContext) -> Outcome {
         context.releaseBody(keeping: responder.recordsRequests ? Limits.journalBodyBytes : 0)
         context.plan = plan
-        if case .deferred(let work) = plan.response { return deferReply(work, connection, context) }
+        if case .deferred(let deferred) = plan.response { return deferReply(deferred, connection, context) }
         guard plan.fault == .hang || plan.delayMs > 0 else { return finish(connection, context) }
         let extra = plan.fault == .hang ? hangCapNs : 0
         let deadline = (context.releasedNs ?? context.startNs) + UInt64(plan.delayMs) * 1_000_000 + extra
@@ -149,19 +155,20 @@ final class RequestBridge: Sendable {
     }
 
     /// Suspends the connection while a background thread makes the reply, then resumes it.
-    private func deferReply(_ work: DeferredReply, _ connection: MHDConnection, _ context: RequestContext) -> Outcome {
+    private func deferReply(_ deferred: DeferredReply, _ connection: MHDConnection, _ context: RequestContext) -> Outcome {
         let box = Locked<Reply?>(nil)
         context.deferredReply = box
         guard let ticket = suspensions.suspend(connection.handle, mark: &context.suspension, until: .max, using: { MHDConnection(handle: $0).suspend() }) else { return .close }
         context.phase = .deferred
         let suspensions = self.suspensions
-        let run: @Sendable () -> Void = {
-            let reply = work.make()
+        let done: @Sendable (Reply) -> Void = { reply in
             box.withLock { $0 = reply }
             suspensions.resumeEarly(ticket)
         }
-        // Without a thread the reply is made here; resuming from the handler itself is allowed.
-        do { try BackgroundThread.start(detached: true, run) } catch { run() }
+        switch deferred.work {
+        case .blocking(let make): worker.submit { done(make()) }
+        case .callback(let start): start(done)
+        }
         return .proceed
     }
 

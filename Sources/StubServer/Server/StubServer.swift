@@ -95,7 +95,9 @@ public final class StubServer: Sendable {
         for warning in contract?.prepare(catalog.routes) ?? [] { StandardStreams.write("warning: \(warning)\n", to: STDERR_FILENO) }
         let madeRecorder = configuration.recordProxiedInto.map { ProxyRecorder(root: $0.path, log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) }) }
         recorder = madeRecorder
-        let forwarder = configuration.proxyUnmatched.map { UpstreamForwarder(upstream: $0, timeout: configuration.proxyTimeoutSeconds, recorder: madeRecorder) }
+        let forwarder = configuration.proxyUnmatched.map {
+            UpstreamForwarder(upstream: $0, timeout: configuration.proxyTimeoutSeconds, maxBodyBytes: configuration.proxyMaxBodyBytes, recorder: madeRecorder)
+        }
         // Each part that starts a thread is stopped again if a later part fails to start.
         var madeLog: AccessLog?
         var madeBridge: RequestBridge?
@@ -162,6 +164,9 @@ public final class StubServer: Sendable {
                 return
             }
             bridge.suspensions.shutdown()
+            bridge.worker.stop()
+            // Every proxied exchange answered so far is in the stub tree before stop returns.
+            recorder?.finish()
             sweeper.stop()
             for running in daemons { running.stop() }
             daemons = []

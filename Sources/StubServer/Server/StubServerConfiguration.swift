@@ -87,6 +87,9 @@ public struct StubServerConfiguration: Sendable {
     public var proxyUnmatched: URL?
     /// Seconds to wait for the upstream before answering 502.
     public var proxyTimeoutSeconds: Double = 30
+    /// The largest upstream body a proxied request passes on (and records); a larger one gives a
+    /// 502 naming the limit, and is not held in memory whole.
+    public var proxyMaxBodyBytes = 64 << 20
     /// Where proxied exchanges are written as stubs, if anywhere (`--record-unmatched` writes into
     /// the stub directory being served, so live reload serves them next time).
     public var recordProxiedInto: URL?

@@ -1,0 +1,46 @@
+import StubCore
+
+/// One thread that runs blocking jobs in turn (reloads asked for through the admin API), so a
+/// crowd of such requests costs one thread, not one each.
+final class SerialWorker: Sendable {
+    private let jobs = Locked<[@Sendable () -> Void]>([])
+    private let wake: (read: Int32, write: Int32)
+    private let thread: StoppableThread
+
+    init() throws(SystemCallError) {
+        var fds: [Int32] = [-1, -1]
+        try SystemCall.run("pipe") { pipe(&fds) }
+        let ends = (read: fds[0], write: fds[1])
+        _ = fcntl(ends.read, F_SETFL, fcntl(ends.read, F_GETFL) | O_NONBLOCK)
+        wake = ends
+        let jobs = self.jobs
+        do {
+            thread = try StoppableThread { stopFD in
+                var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: ends.read, events: Int16(POLLIN), revents: 0)]
+                var scratch = [UInt8](repeating: 0, count: 64)
+                while (try? SystemCall.run("poll", { poll(&fds, 2, -1) })) != nil, fds[0].revents == 0 {
+                    while scratch.withUnsafeMutableBytes({ read(ends.read, $0.baseAddress, $0.count) }) > 0 {}
+                    while let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { job() }
+                }
+            }
+        } catch {
+            close(ends.read)
+            close(ends.write)
+            throw error
+        }
+    }
+
+    /// Queues `job`; it runs on the worker thread after those queued before it.
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    /// Stops the thread after the job it is running, and waits for it; queued jobs are dropped.
+    func stop() {
+        thread.stop()
+        close(wake.read)
+        close(wake.write)
+    }
+}
