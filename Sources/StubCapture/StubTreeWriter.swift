@@ -45,7 +45,8 @@ public struct StubTreeWriter: Sendable {
         }
         var staged = StagedWrite(writer: self, token: "\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         do {
-            for file in files { try put(CaptureLayout.File(path: staged.staging + "/" + file.path, bytes: file.bytes, source: file.source)) }
+            var made = Set<String>()
+            for file in files { try put(CaptureLayout.File(path: staged.staging + "/" + file.path, bytes: file.bytes, source: file.source), made: &made) }
             for unit in units {
                 if exists(unit) {
                     _ = try makeParent(of: staged.aside + "/" + unit)
@@ -67,10 +68,11 @@ public struct StubTreeWriter: Sendable {
     static func units(of files: [CaptureLayout.File]) -> [String] {
         let routeFolders = Set(files.filter { $0.path.hasSuffix("/route.json") }.map { String($0.path.dropLast("/route.json".count)) })
         var units: [String] = []
+        var seen = Set<String>()
         for file in files {
             let folder = file.path.lastIndex(of: "/").map { String(file.path[..<$0]) }
             let unit = folder.flatMap { routeFolders.contains($0) ? $0 : nil } ?? file.path
-            if !units.contains(unit) { units.append(unit) }
+            if seen.insert(unit).inserted { units.append(unit) }
         }
         return units
     }
@@ -95,9 +97,10 @@ public struct StubTreeWriter: Sendable {
     public func replace(_ service: CaptureLayout.Service, of layout: CaptureLayout) throws(CaptureWriteError) {
         let staging = ".stubd-staging-\(service.name)"
         try remove(staging)
+        var made = Set<String>()
         for file in layout.files(of: service) {
             let relative = staging + String(file.path.dropFirst(service.name.count))
-            try put(CaptureLayout.File(path: relative, bytes: file.bytes, source: file.source))
+            try put(CaptureLayout.File(path: relative, bytes: file.bytes, source: file.source), made: &made)
         }
         let old = ".stubd-old-\(service.name)"
         try remove(old)
@@ -109,26 +112,34 @@ public struct StubTreeWriter: Sendable {
     /// True when `relative` exists under the root.
     public func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: root + "/" + relative) }
 
-    func put(_ file: CaptureLayout.File) throws(CaptureWriteError) {
+    /// Writes one file straight to its place: every caller writes into a hidden staging folder
+    /// that is renamed into view whole, so no temporary name per file is needed. `made` holds the
+    /// folders already created, so a tree of thousands of files costs one mkdir per folder.
+    func put(_ file: CaptureLayout.File, made: inout Set<String>) throws(CaptureWriteError) {
         let full = root + "/" + file.path
         let folder = String(full[..<(full.lastIndex(of: "/") ?? full.endIndex)])
-        let temporary = folder + "/.stubd-writing-\(getpid())-" + String(file.path.split(separator: "/").last ?? "")
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            if made.insert(folder).inserted { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             if let source = file.source {
                 // A spooled body: linked, not copied (a copy when the two are on other file systems).
-                unlink(temporary)
-                if link(source, temporary) != 0 { try FileManager.default.copyItem(atPath: source, toPath: temporary) }
+                if link(source, full) != 0 { try FileManager.default.copyItem(atPath: source, toPath: full) }
             } else {
-                try Data(file.bytes).write(to: URL(fileURLWithPath: temporary))
+                try StubTreeWriter.write(file.bytes, to: full)
             }
         } catch {
             throw CaptureWriteError(path: file.path, problem: "cannot be written: \(error)")
         }
-        guard rename(temporary, full) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CaptureWriteError(path: file.path, problem: "cannot be written: \(reason)")
+    }
+
+    /// Creates `path` with `bytes`: one open, write and close.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let fd = try SystemCall.run("open \(path)") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                written += try SystemCall.run("write \(path)") { LibC.write(fd, buffer.baseAddress! + written, buffer.count - written) }
+            }
         }
     }
 

@@ -110,6 +110,8 @@ extension SpecFiles {
         }
 
         private mutating func absolute(_ ref: String, pointer: [String], optional: Bool = false) throws(ContractError) -> String {
+            // Most refs are local (`#/components/…`): no pointer text, no path work.
+            if ref.hasPrefix("#") { return file + ref }
             let here = "/" + pointer.map(SpecFiles.escape).joined(separator: "/")
             if RefWalker.hasScheme(ref) || ref.hasPrefix("//") {
                 throw ContractError(file: file, location: here,

@@ -83,7 +83,7 @@ final class SpecFiles: @unchecked Sendable {
             }
         }
         do { return try YAMLReader.read(bytes, limits: limits.yaml) } catch {
-            throw ContractError(file: file, location: "\(error.line)", message: "not valid YAML: \(error.message)")
+            throw ContractError(file: file, location: "\(error.line)", message: error.overLimit ? error.message : "not valid YAML: \(error.message)")
         }
     }
 

@@ -40,7 +40,7 @@ extension YAMLReader {
                 guard let target = anchors[name] else { throw Problem(line: line, message: "unknown alias *\(name)") }
                 aliasNodes += target.nodes
                 guard aliasNodes <= limits.aliasNodes else {
-                    throw Problem(line: line, message: "aliases expand to more than \(limits.aliasNodes) nodes; refused (a YAML bomb?)")
+                    throw Problem(line: line, message: "aliases expand to more than \(limits.aliasNodes) nodes; refused (a YAML bomb?)", overLimit: true)
                 }
                 if let top = stack.last, top.isMapping, top.pendingKey == nil {
                     guard let key = target.value.scalarText else { throw Problem(line: line, message: "a mapping key must be a scalar") }
@@ -52,7 +52,7 @@ extension YAMLReader {
                 if let top = stack.last, top.isMapping, top.pendingKey == nil {
                     throw Problem(line: line, message: "a mapping key must be a scalar, found a \(event.isMapping ? "mapping" : "sequence")")
                 }
-                guard stack.count < limits.depth else { throw Problem(line: line, message: "nesting deeper than \(limits.depth) levels") }
+                guard stack.count < limits.depth else { throw Problem(line: line, message: "nesting deeper than \(limits.depth) levels; refused", overLimit: true) }
                 stack.append(Frame(isMapping: event.isMapping, anchor: anchor))
             case .end:
                 let frame = stack.removeLast()
@@ -101,7 +101,7 @@ extension YAMLReader {
                 }
                 aliasNodes += members.count
                 guard aliasNodes <= limits.aliasNodes else {
-                    throw Problem(line: line, message: "merge keys expand to more than \(limits.aliasNodes) nodes; refused (a YAML bomb?)")
+                    throw Problem(line: line, message: "merge keys expand to more than \(limits.aliasNodes) nodes; refused (a YAML bomb?)", overLimit: true)
                 }
                 for member in members where stack[top].position(of: member.key) == nil {
                     stack[top].merged.insert(stack[top].members.count)

@@ -22,6 +22,8 @@ struct YAMLReader {
     struct Problem: Error {
         let line: Int
         let message: String
+        /// True when the document is valid YAML that asks for more than the limits allow.
+        var overLimit = false
     }
 
     /// The first document in `bytes`.
