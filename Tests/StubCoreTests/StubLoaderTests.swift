@@ -53,6 +53,14 @@ import Testing
         #expect(slack.headers.value(of: "X-Slack") == "1")
     }
 
+    @Test func aBodyFileOverTheLimitIsRefusedByNameNotRead() throws {
+        let stubs = try TemporaryStubs(["app/a/route.json": #"{"method": "GET", "path": "/a"}"#, "app/a/500.json": "{}", "app/a/200.json": "{}"])
+        // Sparse: 65 MiB on paper, nothing on disk; reading it whole would cost 65 MiB (and 1 GiB for 1 GiB).
+        let big = stubs.url.appendingPathComponent("app/a/200.json").path
+        #expect(truncate(big, 65 << 20) == 0)
+        #expect(stubs.problems() == ["app/a/200.json: is 68157440 bytes, over the limit of 67108864 bytes"])
+    }
+
     @Test func reportsATypoABrokenFileAndADuplicateTogether() throws {
         let stubs = try TemporaryStubs([
             "app/_service.json": #"{"basePath": "/api"}"#,
