@@ -120,6 +120,11 @@ def document_row(binary, corpus, title, relative, scratch):
     code, seconds, peak, out, err = peak_rss([binary, "import-openapi", spec, "--stubs", stubs, *widen])
     m = re.search(r"Imported (\d+) route\(s\) from (\d+) operation", out)
     routes, operations = (int(m.group(1)), int(m.group(2))) if m else (0, "?")
+    if not m:
+        # An older build's summary: "Imported N operation(s) of …", then one line per route.
+        old = re.search(r"Imported (\d+) operation", out)
+        operations = int(old.group(1)) if old else "?"
+        routes = len([line for line in out.splitlines() if line.startswith("  ") and "variants:" in line])
     row = {"document": title, "operations": operations, "routes": routes, "import exit": code, "import s": f"{seconds:.2f}",
            "import peak MB": f"{peak:.0f}" if peak else "?", "drift": "-", "own examples": "-", "answer as documented": "-",
            "2xx": "-", "start ms": "-", "RSS MB": "-", "notes": ""}
@@ -139,6 +144,7 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(os.path.dirname(ROOT), "shared", "corpus"))
     parser.add_argument("--config", default="release", choices=["release", "debug"])
     parser.add_argument("--failures", action="store_true", help="list each failed and skipped suite case")
+    parser.add_argument("--binary", help="a stubd to run the documents through instead of this checkout's (an older build, for a before column)")
     args = parser.parse_args()
     if not os.path.isdir(args.corpus):
         print(f"conformance: no corpus at {args.corpus}; nothing run.\n"
@@ -150,8 +156,9 @@ def main():
               "  openapi/oai-examples/{v2.0,v3.0,v3.1}  from github.com/OAI/OpenAPI-Specification (examples/)")
         return 0
     binary, runner = build(args.config)
+    binary = args.binary or binary
     suite = os.path.join(args.corpus, "json-schema-test-suite", "tests")
-    if os.path.isdir(suite):
+    if os.path.isdir(suite) and not args.binary:
         print("## JSON Schema Test Suite\n")
         sys.stdout.flush()
         subprocess.run([runner, "schema-suite", suite] + (["--failures"] if args.failures else []), check=True)

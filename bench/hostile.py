@@ -18,6 +18,7 @@ same bytes.
   record    1,000 exchanges of 64 KiB through `stubd record`: first and last request's time, RSS
   proxy     60 calls to an upstream that answers after 3 s, then one fast call: its time, and
             the daemon's thread count while they wait
+  uploads   100 concurrent 16 MiB uploads: peak RSS while in flight, and the statuses
 
 Run the spec-size figures (20,000 operations, a 50 MB document) by hand: they are file-system
 bound; see RESULTS.md.
@@ -449,7 +450,43 @@ def proxy(binary):
     return {"fast call s": round(fast, 2), "threads while 60 wait": threads}
 
 
-SCENARIOS = {"fold": fold, "yaml": yaml, "redos": redos, "reload": reload, "special": special, "halfclose": halfclose,
+def uploads(binary):
+    """100 concurrent 16 MiB uploads, sent in full at once: peak RSS while they are in flight."""
+    proc, ports = start(binary, os.path.join(ROOT, "Stubs"))
+    body = b'{"oldPassword": "' + b"x" * (16 * 1024 * 1024 - 64) + b'"}'
+    head = (f"POST /api/v1/changePass HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    statuses = []
+    peak = [0.0]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], rss_mb(proc.pid))
+            done.wait(0.05)
+
+    def send():
+        try:
+            answer = raw(proc_port, head + body, wait=60)
+            statuses.append(answer.split(b" ", 2)[1].decode() if answer.startswith(b"HTTP/1.1") else "none")
+        except OSError:
+            statuses.append("reset")
+    proc_port = ports[0]
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    workers = [threading.Thread(target=send) for _ in range(100)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    done.set()
+    sampler.join()
+    stop(proc)
+    counts = {k: statuses.count(k) for k in sorted(set(statuses))}
+    return {"peak RSS MB": round(peak[0]), "statuses": counts}
+
+
+SCENARIOS = {"fold": fold, "uploads": uploads, "yaml": yaml, "redos": redos, "reload": reload, "special": special, "halfclose": halfclose,
              "admin": admin, "record": record, "proxy": proxy}
 
 

@@ -13,7 +13,9 @@ send a mix and check every answer against the bytes the server gave the first ti
 Every 30 s it prints answers so far, wrong ones, RSS and open descriptors; at the end the totals,
 and for a sanitizer build the count of reports in its standard error.
 
-usage: bench/soak.py [--binary PATH] [--minutes N] [--clients N]
+Four more clients send keep-alive GETs back to back, each checked.
+
+usage: bench/soak.py [--binary PATH] [--minutes N] [--clients N] [--fast-clients N]
 """
 import argparse
 import http.client
@@ -117,6 +119,20 @@ def client(index, http_port, https_port, ca, expected, stop_at, tally):
             secure = http.client.HTTPSConnection("localhost", https_port, timeout=10, context=context)
 
 
+def fast_client(http_port, expected, stop_at, tally):
+    """Keep-alive GETs back to back, each checked: the load that finds races."""
+    conn = http.client.HTTPConnection("127.0.0.1", http_port, timeout=10)
+    while time.monotonic() < stop_at:
+        try:
+            conn.request("GET", "/api/v1/users/1")
+            r = conn.getresponse()
+            body = r.read()
+            (tally.ok if r.status == 200 and body == expected["user"] else lambda: tally.bad(f"fast users/1 {r.status}"))()
+        except (OSError, http.client.HTTPException) as error:
+            tally.bad(f"fast: {error!r}")
+            conn = http.client.HTTPConnection("127.0.0.1", http_port, timeout=10)
+
+
 def open_fds(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -126,6 +142,7 @@ def main():
     p.add_argument("--binary")
     p.add_argument("--minutes", type=float, default=10)
     p.add_argument("--clients", type=int, default=8)
+    p.add_argument("--fast-clients", type=int, default=4)
     a = p.parse_args()
     raise_fd_limit()
     binary = a.binary or build_release()
@@ -152,6 +169,7 @@ def main():
     stop_at = time.monotonic() + a.minutes * 60
     threads = [threading.Thread(target=client, args=(i, http_port, https_port, os.path.join(tls, "ca.pem"), expected, stop_at, tally))
                for i in range(a.clients)]
+    threads += [threading.Thread(target=fast_client, args=(http_port, expected, stop_at, tally)) for _ in range(a.fast_clients)]
     for t in threads:
         t.start()
     began = time.monotonic()

@@ -85,7 +85,7 @@ final class SchemaSynthesizer {
             if fits(value, original) { return value }
             // The document's own example breaks its schema: said once per schema, not used.
             let owner = expanding.last ?? "an inline schema"
-            let note = "the example of \(owner) does not fit its schema; a value made from the schema is used instead"
+            let note = "the document's own example of \(owner) does not fit its schema; a value made from the schema is used instead"
             if !warnings.contains(note) { warnings.append(note) }
         }
         return nil

@@ -27,6 +27,9 @@ enum ImportHARCommand {
       -h, --help              Show this help
     """
 
+    /// The largest HAR file read: 1 GiB (a long browser session with bodies is hundreds of MB).
+    static let maxHARBytes = 1 << 30
+
     struct Options {
         var file = ""
         var stubs = ""
@@ -66,12 +69,15 @@ enum ImportHARCommand {
             StubdCommand.fail(error.message, usage: usage)
             return 2
         }
-        guard let bytes = FileManager.default.contents(atPath: options.file) else {
-            StubdCommand.printError("stubd: \(options.file): cannot be read")
+        let bytes: [UInt8]
+        switch StubFiles.read(options.file, limit: ImportHARCommand.maxHARBytes) {
+        case .success(let read): bytes = read
+        case .failure(let error):
+            StubdCommand.printError("stubd: \(options.file): \(error)")
             return 1
         }
         let read: HARReader.Result
-        do { read = try HARReader.read(Array(bytes), file: options.file) } catch {
+        do { read = try HARReader.read(bytes, file: options.file) } catch {
             StubdCommand.printError("stubd: \(error)")
             return 1
         }
