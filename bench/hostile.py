@@ -104,7 +104,8 @@ def fold(binary):
               b"GET /api/v1/users/2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     answer = raw(ports[0], attack)
     stop(proc)
-    statuses = [line.split(b" ")[1].decode() for line in answer.split(b"\r\n") if line.startswith(b"HTTP/1.1 ")]
+    # Responses may follow a body with no line break between: find every status line.
+    statuses = [part[:3].decode() for part in answer.split(b"HTTP/1.1 ")[1:]]
     return {"responses": len(statuses), "statuses": "/".join(statuses), "user 2 leaked": b"Joe" in answer or b'"id": 2' in answer}
 
 
