@@ -300,3 +300,17 @@ def print_table(rows):
     print("|" + "|".join("---" for _ in columns) + "|")
     for row in rows:
         print("| " + " | ".join(str(row[c]) for c in columns) + " |")
+
+
+def sigterm(proc, cap=10):
+    """Sends SIGTERM and waits: the seconds the process took to exit, or None when it had to be
+    killed after `cap` seconds."""
+    began = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=cap)
+        return time.monotonic() - began
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return None

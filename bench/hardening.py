@@ -33,7 +33,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, build_release, raise_fd_limit, rss_mb  # noqa: E402
+from common import ROOT, build_release, raise_fd_limit, rss_mb, sigterm  # noqa: E402
 
 
 def start(binary, stubs, preexec=None, extra=()):
@@ -49,15 +49,7 @@ def start(binary, stubs, preexec=None, extra=()):
 
 
 def stop(proc, cap=10):
-    began = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=cap)
-        return time.monotonic() - began
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-        return None
+    return sigterm(proc, cap)
 
 
 def fetch(url, timeout=3, data=None):

@@ -42,7 +42,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, build_release, raise_fd_limit, rss_mb  # noqa: E402
+from common import ROOT, build_release, raise_fd_limit, rss_mb, sigterm  # noqa: E402
 
 
 def start(binary, stubs, extra=(), limit_files=False):
@@ -60,15 +60,7 @@ def start(binary, stubs, extra=(), limit_files=False):
 
 
 def stop(proc, cap=15):
-    began = time.monotonic()
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(timeout=cap)
-        return time.monotonic() - began
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-        return None
+    return sigterm(proc, cap)
 
 
 def raw(port, data, wait=3):
