@@ -32,7 +32,7 @@ RUN swift build -c release --static-swift-stdlib --product stubd \
 FROM ${RUNTIME_IMAGE}
 
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libgnutls30 libcurl4 ca-certificates libyaml-0-2 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libgnutls30 ca-certificates libyaml-0-2 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 stubd \
  && useradd --system --uid 10001 --gid stubd --no-create-home \

@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "StubCore"),
         .target(name: "StubTLS", dependencies: ["StubCore", "CGnuTLS"]),
         .target(name: "StubCapture", dependencies: ["StubCore"]),
-        .target(name: "StubProxy", dependencies: ["StubCore", "StubCapture"]),
+        .target(name: "StubProxy", dependencies: ["StubCore", "StubCapture", "CGnuTLS"]),
         .target(name: "StubSchema", dependencies: ["StubCore"]),
         .target(name: "StubContract", dependencies: ["StubCore", "StubSchema", "StubCapture", "CYAML"]),
         .target(name: "StubServer", dependencies: ["StubCore", "StubTLS", "StubProxy", "StubContract", "CMicroHTTPD"]),

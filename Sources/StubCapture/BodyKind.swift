@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 
 /// How a captured body is written: which extension, and whether the captured Content-Type must
@@ -64,7 +68,7 @@ enum BodyKind {
 
     static func sameType(_ a: String, _ b: String) -> Bool {
         func parts(_ s: String) -> (String, String) {
-            let pieces = s.lowercased().split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let pieces = s.lowercased().split(separator: ";").map { $0.trimmingWhitespace() }
             let charset = pieces.dropFirst().first { $0.hasPrefix("charset=") }.map { String($0.dropFirst(8)) } ?? "utf-8"
             return (pieces.first ?? "", charset)
         }

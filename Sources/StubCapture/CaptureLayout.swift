@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 
 /// The stub tree a list of exchanges becomes, in stubd's own format: a service per host (its

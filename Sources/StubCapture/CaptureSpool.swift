@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 
 /// Keeps a recording's response bodies on disk, each processed once as it arrives (secrets out,

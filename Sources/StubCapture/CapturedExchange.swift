@@ -58,7 +58,7 @@ public struct CapturedExchange: Sendable {
     /// The response's media type without parameters, lower-cased (`application/json`).
     var mediaType: String {
         let full = mimeType ?? responseHeader("Content-Type") ?? ""
-        return String(full.split(separator: ";").first ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        return String(full.split(separator: ";").first ?? "").trimmingWhitespace().lowercased()
     }
 }
 

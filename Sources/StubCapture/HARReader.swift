@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 
 /// Reads HAR 1.2 as Proxyman, Charles, Chrome, Safari and Firefox export it: each entry's request,
@@ -162,7 +166,7 @@ struct HARURL {
 
     init?(_ text: String) {
         let lower = text.lowercased()
-        guard let schemeEnd = text.range(of: "://"), lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
+        guard let schemeEnd = text.firstRange(of: "://"), lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
         scheme = String(lower[..<schemeEnd.lowerBound])
         var rest = Substring(text[schemeEnd.upperBound...])
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
@@ -183,7 +187,7 @@ struct HARURL {
     static func decodeQuery(_ text: String) -> [(name: String, value: String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (s: Substring) in String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s) }
+            let decode = { (s: Substring) in String(s).replacing("+", with: " ").percentDecoded() ?? String(s) }
             return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns captured paths into route templates: segments that look like ids (numbers, UUIDs, long
 /// hex) and take two or more values among requests of one shape become `{param}`; every other
@@ -8,14 +12,14 @@ enum PathTemplating {
     /// form would hold a `/` or a NUL stays as sent); empty ones (a trailing slash) dropped.
     static func segments(_ path: String) -> [String] {
         path.split(separator: "/", omittingEmptySubsequences: true).map { raw in
-            guard raw.contains("%"), let decoded = String(raw).removingPercentEncoding, !decoded.contains("/"), !decoded.contains("\0") else { return String(raw) }
+            guard raw.contains("%"), let decoded = String(raw).percentDecoded(), !decoded.contains("/"), !decoded.contains("\0") else { return String(raw) }
             return decoded
         }
     }
 
     /// A number, a UUID, or 8+ hex digits holding a digit (a Mongo id, a hash).
     static func looksLikeID(_ segment: String) -> Bool {
-        let s = segment.removingPercentEncoding ?? segment
+        let s = segment.percentDecoded() ?? segment
         if !s.isEmpty, s.allSatisfy({ $0.isASCII && $0.isNumber }) { return true }
         if UUID(uuidString: s) != nil { return true }
         return s.count >= 8 && s.allSatisfy { $0.isHexDigit } && s.contains { $0.isNumber }
@@ -24,7 +28,7 @@ enum PathTemplating {
     /// A segment that holds an encoded `/`: no literal path segment can match it (stubd decodes
     /// request segments), so it is always a parameter, matched by `when`.
     static func holdsSlash(_ segment: String) -> Bool {
-        segment.range(of: "%2F", options: .caseInsensitive) != nil
+        segment.lowercased().contains("%2f")
     }
 
     /// The shape requests are grouped by: method and segments, id-like ones blanked.
@@ -69,15 +73,15 @@ enum PathTemplating {
         if segments.isEmpty { parts.append("root") }
         let joined = parts.joined(separator: "-")
         var cleaned = String(joined.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") ? $0 : "-" })
-        while cleaned.contains("--") { cleaned = cleaned.replacingOccurrences(of: "--", with: "-") }
-        cleaned = cleaned.trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+        while cleaned.contains("--") { cleaned = cleaned.replacing("--", with: "-") }
+        cleaned = cleaned.trimming { $0 == "-" || $0 == "." }
         return String(cleaned.prefix(80))
     }
 
     /// A folder name for a host: `api.example.com`, `localhost-8080`.
     static func serviceName(host: String) -> String {
         let cleaned = String(host.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") ? $0 : "-" })
-        let trimmed = String(cleaned.trimmingCharacters(in: CharacterSet(charactersIn: "-.")).prefix(100))
+        let trimmed = String(cleaned.trimming { $0 == "-" || $0 == "." }.prefix(100))
         return trimmed.isEmpty ? "captured" : trimmed
     }
 }

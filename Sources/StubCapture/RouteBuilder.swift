@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 
 /// Builds one route of a `CaptureLayout`: its template, a variant per distinct response, `when`
@@ -85,7 +89,7 @@ struct RouteBuilder {
         var result: [(kind: String, name: String, value: String)] = []
         let segments = PathTemplating.segments(request.path)
         for (segment, parameter) in zip(segments, group.parameters) where parameter != nil {
-            result.append(("path", parameter!, segment.removingPercentEncoding ?? segment))
+            result.append(("path", parameter!, segment.percentDecoded() ?? segment))
         }
         var seen = Set<String>()
         for item in request.query where !policy.isSecret(item.name) && seen.insert(item.name).inserted {

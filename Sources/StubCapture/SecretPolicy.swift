@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which names hold secrets, and what was taken out. A header, query parameter or JSON field is
 /// secret when its name, lower-cased without `-` and `_`, contains one of `patterns`
@@ -77,7 +81,7 @@ public struct RedactionReport: Sendable {
     }
 
     mutating func remember(_ value: String) {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingWhitespace()
         if trimmed.count >= 6 { values.insert(trimmed) }
         // `Bearer abc…`, `Basic …`: the credential alone may appear elsewhere.
         if let space = trimmed.firstIndex(of: " ") {
@@ -92,8 +96,8 @@ public struct RedactionReport: Sendable {
     mutating func noteCookies(_ header: String, policy: SecretPolicy) {
         for part in header.split(separator: ";") {
             guard let eq = part.firstIndex(of: "=") else { continue }
-            let name = part[..<eq].trimmingCharacters(in: .whitespaces)
-            let value = String(part[part.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+            let name = part[..<eq].trimmingWhitespace()
+            let value = String(part[part.index(after: eq)...]).trimmingWhitespace()
             guard value.count >= 6 else { continue }
             if SecretPolicy.isCredentialCookie(name, policy: policy) || SecretPolicy.looksRandom(value) { values.insert(value) }
         }
@@ -114,8 +118,8 @@ public struct RedactionReport: Sendable {
         var replaced = 0
         // Longest first, so a token is not half-replaced by a shorter secret inside it.
         for value in values.sorted(by: { $0.count > $1.count }) where out.contains(value) {
-            replaced += out.components(separatedBy: value).count - 1
-            out = out.replacingOccurrences(of: value, with: "REDACTED")
+            replaced += out.ranges(of: value).count
+            out = out.replacing(value, with: "REDACTED")
         }
         return (out, replaced)
     }

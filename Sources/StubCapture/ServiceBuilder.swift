@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 
 /// Builds one service of a `CaptureLayout` from one host's exchanges.
@@ -41,7 +45,7 @@ struct ServiceBuilder {
             routes.append(route)
         }
         // Sequence hints name the route; fix them now that folders are final.
-        for r in routes.indices { routes[r].description = routes[r].description?.replacingOccurrences(of: "{route}", with: "\(name)/\(routes[r].folder)") }
+        for r in routes.indices { routes[r].description = routes[r].description?.replacing("{route}", with: "\(name)/\(routes[r].folder)") }
         return CaptureLayout.Service(name: name, host: host, basePath: prefix.isEmpty ? "" : "/" + prefix.joined(separator: "/"), routes: routes)
     }
 

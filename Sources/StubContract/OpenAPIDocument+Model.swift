@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 
 extension OpenAPIDocument {
@@ -52,7 +56,7 @@ extension OpenAPIDocument {
 
         /// The kind of `mediaType` (parameters such as `; charset=utf-8` ignored).
         public init(mediaType: String) {
-            let type = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            let type = mediaType.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
             if type.hasSuffix("/json") || type.hasSuffix("+json") || type == "*/*" || type == "application/*" { self = .json }
             else if type == "application/x-www-form-urlencoded" { self = .form }
             else if type == "multipart/form-data" { self = .multipart }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 import StubSchema
 
@@ -107,7 +111,7 @@ public final class OpenAPIDocument: Sendable {
     static func basePath(_ servers: JSONValue?) -> String {
         guard case .array(let list)? = servers, let url = list.first?["url"]?.scalarText else { return "" }
         var rest = Substring(url)
-        if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...]; rest = rest.drop { $0 != "/" } }
+        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...]; rest = rest.drop { $0 != "/" } }
         return trimmedPath(String(rest.prefix { $0 != "?" && $0 != "#" }))
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 
 /// Reads a document's operations into the model: path items and operations written as `$ref`s
@@ -39,7 +43,7 @@ struct OperationReader {
         guard let question = key.firstIndex(of: "?") else { return (key, []) }
         let query = key[key.index(after: question)...].split(separator: "&").map { pair -> (name: String, value: String) in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let decode = { (s: Substring) in String(s).replacing("+", with: " ").removingPercentEncoding ?? String(s) }
+            let decode = { (s: Substring) in String(s).replacing("+", with: " ").percentDecoded() ?? String(s) }
             return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
         }
         return (String(key[..<question]), query)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 
 extension SpecFiles {
@@ -119,7 +123,7 @@ extension SpecFiles {
             }
             let (target, fragment) = SpecFiles.split(ref)
             guard !target.isEmpty else { return file + "#" + fragment }
-            let path = target.removingPercentEncoding ?? target
+            let path = target.percentDecoded() ?? target
             let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: file).deletingLastPathComponent()).standardizedFileURL.path
             externals.append((absolute, here, optional))
             return absolute + "#" + fragment

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import StubCore
 
 /// The files of one OpenAPI (or Swagger 2.0) document: the document and each file its `$ref`s
@@ -106,7 +110,7 @@ final class SpecFiles: @unchecked Sendable {
     static func follow(_ pointer: String, in root: JSONValue) -> JSONValue? {
         var node = root
         for raw in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            let token = (String(raw).removingPercentEncoding ?? String(raw)).replacing("~1", with: "/").replacing("~0", with: "~")
+            let token = (String(raw).percentDecoded() ?? String(raw)).replacing("~1", with: "/").replacing("~0", with: "~")
             switch node {
             case .object: guard let next = node[token] else { return nil }; node = next
             case .array(let items): guard let i = Int(token), items.indices.contains(i) else { return nil }; node = items[i]

@@ -1,93 +1,97 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 import StubCapture
 import StubCore
 
 /// Sends a request no stub matched to the real API and hands its answer back unchanged
-/// (redirects are passed back, not followed; bodies arrive decoded, so `Content-Encoding` is
-/// dropped). No thread waits for an upstream: URLSession calls back when the answer is in, up to
-/// `maxConnectionsPerHost` calls at once. An upstream that cannot be reached, times out, fails
-/// TLS or answers with a body over `maxBodyBytes` gives a 502 naming it and the error. When a
-/// recorder is set, each exchange is also written as stubs.
+/// (redirects are passed back, not followed; bodies are
+/// asked for unencoded). No thread waits for an upstream: one `UpstreamClient` thread drives
+/// every call, up to `UpstreamClient.maxConnectionsPerHost` at once per origin. An upstream that
+/// cannot be reached, times out, fails TLS or answers with a body over `maxBodyBytes` gives a
+/// 502 naming it, the error and its `URLError.Code` number. When a recorder is set, each
+/// exchange is also written as stubs.
 package final class UpstreamForwarder: UnmatchedRequestHandler, Sendable {
     /// The upstream's base URL; a request's path is appended to its path.
     package let upstream: URL
-    let session: URLSession
     let recorder: ProxyRecorder?
-    private let calls: UpstreamCalls
+    private let origin: UpstreamOrigin
+    private let client: UpstreamClient
+    private let timeoutMs: Int
+    private let maxBodyBytes: Int
 
-    /// Headers that belong to one connection, or that URLSession sets itself.
+    /// Headers that belong to one connection, or that the client sets itself.
     static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade",
-                                        "proxy-authorization", "proxy-authenticate", "host", "content-length", "accept-encoding"]
-
-    /// Calls to the upstream at once (URLSession's own default is 6 per host).
-    static let maxConnectionsPerHost = 256
+                                        "proxy-authorization", "proxy-authenticate", "host", "content-length", "accept-encoding", "expect"]
 
     /// A forwarder to `upstream`, waiting `timeout` seconds for an answer and taking bodies of at
-    /// most `maxBodyBytes`.
-    package init(upstream: URL, timeout: TimeInterval = 30, maxBodyBytes: Int = 64 << 20, recorder: ProxyRecorder? = nil) {
+    /// most `maxBodyBytes`. An `https` upstream's certificate is checked against the system's
+    /// authorities and those in the PEM file `authorities`. Throws when the URL is not `http` or
+    /// `https`, the authorities cannot be read, or the client's thread cannot start.
+    package init(upstream: URL, timeout: Double = 30, maxBodyBytes: Int = 64 << 20, authorities: String? = nil,
+                 recorder: ProxyRecorder? = nil) throws(UpstreamFailure) {
+        origin = try UpstreamOrigin(upstream)
+        client = try UpstreamClient(trust: origin.secure || authorities != nil ? UpstreamTrust(extraAuthorities: authorities) : nil)
         self.upstream = upstream
         self.recorder = recorder
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.httpMaximumConnectionsPerHost = UpstreamForwarder.maxConnectionsPerHost
-        calls = UpstreamCalls(maxBodyBytes: maxBodyBytes)
-        session = URLSession(configuration: configuration, delegate: calls, delegateQueue: nil)
+        timeoutMs = max(1, Int((timeout * 1000).rounded()))
+        self.maxBodyBytes = maxBodyBytes
     }
 
+    /// Ends every call still waiting (each answers 502) and stops the client's thread.
+    package func stop() { client.stop() }
+
     package func reply(to request: StubRequest, done: @escaping @Sendable (Reply) -> Void) {
-        guard let url = target(for: request) else {
-            done(.error(502, "upstream request failed", [("upstream", .string(upstream.absoluteString)), ("detail", .string("cannot build a URL for \(request.path)"))]))
-            return
-        }
-        var call = URLRequest(url: url)
-        call.httpMethod = request.method
-        for (name, value) in request.headers where !UpstreamForwarder.hopByHop.contains(name.lowercased()) && !ControlNames.isControlHeader(name) {
-            call.addValue(value, forHTTPHeaderField: name)
-        }
-        if !request.body.isEmpty { call.httpBody = Data(request.body) }
+        let path = target(for: request)
+        let text = origin.text + path
+        let headers = request.headers.filter { !UpstreamForwarder.hopByHop.contains($0.name.lowercased()) && !ControlNames.isControlHeader($0.name) }
+        let call = UpstreamRequest(method: request.method, target: path, headers: headers.map { ($0.name, $0.value) }, body: request.body, timeoutMs: timeoutMs)
         let upstream = self.upstream
         let recorder = self.recorder
-        calls.start(session.dataTask(with: call)) { outcome in
+        let origin = self.origin
+        client.send(call, to: origin, maxBodyBytes: maxBodyBytes) { outcome in
             switch outcome {
-            case .failure(let error):
+            case .failure(let failure):
                 done(.error(502, "upstream request failed", [
-                    ("upstream", .string(upstream.absoluteString)), ("url", .string(url.absoluteString)),
-                    ("detail", .string(error.localizedDescription)), ("code", .number(Double((error as? URLError)?.code.rawValue ?? -1))),
+                    ("upstream", .string(upstream.absoluteString)), ("url", .string(text)),
+                    ("detail", .string(failure.detail)), ("code", .number(Double(failure.code))),
                 ]))
-            case .success(let (data, response)):
-                var headers: [HTTPHeader] = []
-                for (key, value) in response.allHeaderFields {
-                    let name = "\(key)"
-                    guard !UpstreamForwarder.hopByHop.contains(name.lowercased()), name.lowercased() != "content-encoding" else { continue }
-                    headers.append(HTTPHeader(name, "\(value)"))
+            case .success(let answer):
+                let headers = answer.headers.filter {
+                    !UpstreamForwarder.hopByHop.contains($0.name.lowercased())
                 }
-                let reply = Reply(status: response.statusCode, headers: headers, body: Array(data))
-                recorder?.record(UpstreamForwarder.exchange(request, url: url, reply: reply))
+                let reply = Reply(status: answer.status, headers: headers.map { HTTPHeader($0.name, $0.value) }, body: answer.body)
+                recorder?.record(UpstreamForwarder.exchange(request, origin: origin, path: path, reply: reply))
                 done(reply)
             }
         }
     }
 
-    /// The upstream URL for a request: the upstream's path, then the request's with its dot
-    /// segments resolved first (so `/../../x` stays under the upstream's path), then its query.
-    func target(for request: StubRequest) -> URL? {
-        var base = upstream.absoluteString
-        while base.hasSuffix("/") { base.removeLast() }
-        var text = base + UpstreamForwarder.withoutDotSegments(request.path)
+    /// The path and query to ask the upstream for: the upstream's path, then the request's with
+    /// its dot segments resolved first (so `/../../x` stays under the upstream's path), then its query.
+    func target(for request: StubRequest) -> String {
+        var text = origin.basePath + UpstreamForwarder.escapedPath(UpstreamForwarder.withoutDotSegments(request.path))
         if !request.query.isEmpty {
-            var allowed = CharacterSet.urlQueryAllowed
-            allowed.remove(charactersIn: "&=+?#")
-            let encode = { (s: String) in s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s }
-            text += "?" + request.query.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
+            text += "?" + request.query.map { $0.name.percentEncodedComponent() + "=" + $0.value.percentEncodedComponent() }.joined(separator: "&")
         }
-        return URL(string: text)
+        return text
+    }
+
+    /// `path` with the bytes a URL path may not hold as they are (spaces, controls, non-ASCII,
+    /// `"<>\^`{|}`, `?` and `#`) written as `%XX`; existing escapes stay.
+    static func escapedPath(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in path.utf8 {
+            if b > 0x20 && b < 0x7F && !"\"<>\\^`{|}?#".utf8.contains(b) {
+                out.append(b)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `path` with `.` and `..` segments (also written `%2e`) resolved, never above `/`.
@@ -106,10 +110,13 @@ package final class UpstreamForwarder: UnmatchedRequestHandler, Sendable {
         return "/" + kept.joined(separator: "/")
     }
 
-    static func exchange(_ request: StubRequest, url: URL, reply: Reply) -> CapturedExchange {
-        let host = url.port.map { "\(url.host ?? ""):\($0)" } ?? (url.host ?? "")
+    /// The exchange as a capture: the upstream's origin, the path asked for (without its query,
+    /// which the capture keeps decoded), and the answer.
+    static func exchange(_ request: StubRequest, origin: UpstreamOrigin, path: String, reply: Reply) -> CapturedExchange {
         let mime = reply.headers.first { $0.name.lowercased() == "content-type" }?.value
-        return CapturedExchange(method: request.method, scheme: url.scheme ?? "http", host: host, path: url.path.isEmpty ? "/" : url.path,
+        let pathOnly = String(path.prefix { $0 != "?" })
+        return CapturedExchange(method: request.method, scheme: origin.secure ? "https" : "http", host: origin.hostHeader,
+                                path: pathOnly.percentDecoded() ?? pathOnly,
                                 query: request.query, requestHeaders: request.headers, requestBody: request.body, status: reply.status,
                                 responseHeaders: reply.headers.map { ($0.name, $0.value) }, responseBody: reply.body, mimeType: mime)
     }

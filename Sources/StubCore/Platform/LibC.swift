@@ -70,6 +70,15 @@ package enum LibC {
         #endif
     }
 
+    /// SOCK_STREAM alone, as getaddrinfo(3)'s hints take it (no creation flags).
+    package static var streamType: Int32 {
+        #if canImport(Glibc)
+        Int32(SOCK_STREAM.rawValue)
+        #else
+        SOCK_STREAM
+        #endif
+    }
+
     /// RLIMIT_NOFILE as getrlimit(2) and setrlimit(2) take it.
     package static var fileLimit: Int32 {
         #if canImport(Glibc)

@@ -30,7 +30,7 @@ package enum FormDecoding {
     }
 
     /// The value of one hex digit, for percent-decoding here and in `PathDecoding`.
-    static func hex(_ b: UInt8) -> UInt8? {
+    package static func hex(_ b: UInt8) -> UInt8? {
         switch b {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10

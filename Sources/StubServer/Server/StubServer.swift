@@ -34,6 +34,8 @@ public final class StubServer: Sendable {
 
     /// Writes proxied exchanges as stubs (`recordProxiedInto`), if set.
     package let recorder: ProxyRecorder?
+    /// Sends unmatched requests upstream (`proxyUnmatched`), if set.
+    private let forwarder: UpstreamForwarder?
 
     /// True when `localhost` is served on ::1 as well as 127.0.0.1 (false where IPv6 is missing).
     public let listensOnIPv6Loopback: Bool
@@ -95,8 +97,15 @@ public final class StubServer: Sendable {
         for warning in contract?.prepare(catalog.routes) ?? [] { StandardStreams.write("warning: \(warning)\n", to: STDERR_FILENO) }
         let madeRecorder = configuration.recordProxiedInto.map { ProxyRecorder(root: $0.path, log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) }) }
         recorder = madeRecorder
-        let forwarder = configuration.proxyUnmatched.map {
-            UpstreamForwarder(upstream: $0, timeout: configuration.proxyTimeoutSeconds, maxBodyBytes: configuration.proxyMaxBodyBytes, recorder: madeRecorder)
+        let madeForwarder: UpstreamForwarder?
+        do {
+            madeForwarder = try configuration.proxyUnmatched.map { url throws(UpstreamFailure) in
+                try UpstreamForwarder(upstream: url, timeout: configuration.proxyTimeoutSeconds, maxBodyBytes: configuration.proxyMaxBodyBytes,
+                                      authorities: configuration.proxyAuthorities?.path, recorder: madeRecorder)
+            }
+        } catch {
+            for socket in sockets { close(socket.fd) }
+            throw StubServerError.proxyFailed(error.detail)
         }
         // Each part that starts a thread is stopped again if a later part fails to start.
         var madeLog: AccessLog?
@@ -106,7 +115,7 @@ public final class StubServer: Sendable {
             let admin = configuration.adminEnabled
                 ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current) : nil
             let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog,
-                                          unmatched: forwarder, contract: contract)
+                                          unmatched: madeForwarder, contract: contract)
             let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { _ = shutdown($0, Int32(SHUT_RDWR)) },
                                                 peerGone: LibC.peerClosed,
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
@@ -117,9 +126,11 @@ public final class StubServer: Sendable {
             for socket in sockets { close(socket.fd) }
             madeBridge?.suspensions.shutdown()
             madeLog?.stop()
+            madeForwarder?.stop()
             throw StubServerError(error)
         }
         log = madeLog
+        forwarder = madeForwarder
         bridge = madeBridge!
         let suspensions = bridge.suspensions
         control.setReleaser { tickets in for ticket in tickets { suspensions.resumeEarly(ticket) } }
@@ -141,6 +152,7 @@ public final class StubServer: Sendable {
             for socket in sockets.dropFirst(running.count) { close(socket.fd) }
             started?.stop()
             sweeper.stop()
+            forwarder?.stop()
             bridge.suspensions.shutdown()
             log?.stop()
             throw error
@@ -165,6 +177,7 @@ public final class StubServer: Sendable {
             }
             bridge.suspensions.shutdown()
             bridge.worker.stop()
+            forwarder?.stop()
             // Every proxied exchange answered so far is in the stub tree before stop returns.
             recorder?.finish()
             sweeper.stop()

@@ -87,6 +87,9 @@ public struct StubServerConfiguration: Sendable {
     public var proxyUnmatched: URL?
     /// Seconds to wait for the upstream before answering 502.
     public var proxyTimeoutSeconds: Double = 30
+    /// A PEM file of authorities an `https` upstream's certificate may chain to, beside the
+    /// system's (`--proxy-ca`): a company's own authority, or a `stubd tls init` folder's `ca.pem`.
+    public var proxyAuthorities: URL?
     /// The largest upstream body a proxied request passes on (and records); a larger one gives a
     /// 502 naming the limit, and is not held in memory whole.
     public var proxyMaxBodyBytes = 64 << 20

@@ -16,6 +16,8 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
     case tlsFailed
     /// The OpenAPI document given with `--openapi` cannot be used.
     case contract(String)
+    /// The proxy's HTTP client (`proxyUnmatched`) could not start.
+    case proxyFailed(String)
 
     /// The error for a failed system call; `address` names what was being bound, if anything.
     init(_ error: SystemCallError, address: String? = nil) {
@@ -32,6 +34,7 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
         case .daemonFailed: return "libmicrohttpd could not start the daemon"
         case .tlsFailed: return "libmicrohttpd could not start HTTPS with the certificate and key given"
         case .contract(let why): return "cannot check requests against the OpenAPI document: \(why)"
+        case .proxyFailed(let why): return "cannot proxy unmatched requests: \(why)"
         }
     }
 }
