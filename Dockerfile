@@ -15,7 +15,7 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 FROM ${SWIFT_IMAGE} AS build
 
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev libyaml-dev \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev libyaml-dev ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -32,21 +32,25 @@ RUN swift build -c release --static-swift-stdlib --product stubd \
 FROM ${RUNTIME_IMAGE}
 
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libgnutls30 ca-certificates libyaml-0-2 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libgnutls30 libyaml-0-2 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 stubd \
  && useradd --system --uid 10001 --gid stubd --no-create-home \
       --home-dir /nonexistent --shell /usr/sbin/nologin stubd
 
 COPY --from=build /out/stubd /usr/local/bin/stubd
+# The authorities HTTPS upstreams (record, --proxy-unmatched) are checked against, where GnuTLS
+# looks for them. Copied rather than installed: Debian's ca-certificates package pulls in
+# OpenSSL, which nothing here uses.
+COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
 # Fail the build here (not at run time) if a shared library is missing.
 RUN ! ldd /usr/local/bin/stubd | grep 'not found'
 COPY Stubs /stubs
 
 ENV STUBD_STUBS=/stubs STUBD_HOST=0.0.0.0 STUBD_PORT=8080
-# HTTPS: mount a `stubd tls init` folder readable by uid 10001 at /tls and set STUBD_TLS=1;
-# it is served on 8443 beside plain HTTP on 8080.
-ENV STUBD_TLS_DIR=/tls STUBD_TLS_PORT=8443
+# HTTPS: mount a `stubd tls init` folder readable by uid 10001 at /tls and set
+# STUBD_TLS_DIR=/tls (any HTTPS setting turns HTTPS on); it is served on 8443 beside plain
+# HTTP on 8080.
 # Numeric so that runAsNonRoot-style checks can verify it (10001 = stubd:stubd).
 USER 10001:10001
 EXPOSE 8080 8443

@@ -308,15 +308,15 @@ http GET "http://127.0.0.1:$port_b/hello"
 expect 200 '"hello"[[:space:]]*:[[:space:]]*"world"' 'GET /hello from mounted stubs'
 
 # (d) HTTPS: key material made by the image's own `stubd tls init` in a mounted folder, then
-# served with STUBD_TLS=1 and checked with curl against the new authority.
+# served with STUBD_TLS_DIR=/tls and checked with curl against the new authority.
 mkdir -p "$tmpd/tls" && chown 10001:10001 "$tmpd/tls"
-podman run --rm --pull=never --no-healthcheck -v "$tmpd/tls:/tls" "$IMAGE" tls init --dir /tls >/dev/null 2>"$W/run.err" \
+podman run --rm --pull=never --no-healthcheck -v "$tmpd/tls:/tls" "$IMAGE" tls init --tls-dir /tls >/dev/null 2>"$W/run.err" \
   || { cat "$W/run.err" >&2; die "stubd tls init in the container failed"; }
 port_c=$(free_port)
 name_c=stubd-ct-c-$$
 t0=$(now_ms)
-podman run "${run_opts[@]}" "$name_c" -p "127.0.0.1:$port_c:8443" -p "127.0.0.1:$(free_port):8080" -e STUBD_TLS=1 -v "$tmpd/tls:/tls:ro" "$IMAGE" \
-  >/dev/null 2>"$W/run.err" || { cat "$W/run.err" >&2; die "podman run with STUBD_TLS=1 failed"; }
+podman run "${run_opts[@]}" "$name_c" -p "127.0.0.1:$port_c:8443" -p "127.0.0.1:$(free_port):8080" -e STUBD_TLS_DIR=/tls -v "$tmpd/tls:/tls:ro" "$IMAGE" \
+  >/dev/null 2>"$W/run.err" || { cat "$W/run.err" >&2; die "podman run with STUBD_TLS_DIR=/tls failed"; }
 cids+=("$name_c")
 while :; do
   CODE=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 --cacert "$tmpd/tls/ca.pem" "https://127.0.0.1:$port_c/__stubd/health" 2>/dev/null) || CODE=000
@@ -327,7 +327,7 @@ done
 out=$(mktemp); t0=$(now_ms)
 CODE=$(curl -sS -o "$out" -w '%{http_code}' --max-time 10 --cacert "$tmpd/tls/ca.pem" "https://localhost:$port_c/api/v1/users/1") || CODE=000
 MS=$(( $(now_ms) - t0 )); BODY=$(cat "$out"); rm -f "$out"
-expect 200 '"id"[[:space:]]*:[[:space:]]*1([^0-9]|$)' 'GET https://localhost/api/v1/users/1 with STUBD_TLS=1, trusted through ca.pem'
+expect 200 '"id"[[:space:]]*:[[:space:]]*1([^0-9]|$)' 'GET https://localhost/api/v1/users/1 with STUBD_TLS_DIR=/tls, trusted through ca.pem'
 
 # (c) graceful stop
 t0=$(now_ms)

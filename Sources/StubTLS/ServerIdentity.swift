@@ -35,7 +35,7 @@ public struct ServerIdentity: Sendable {
     public static func load(from directory: TLSDirectory, now: Date = Date()) throws(TLSError) -> ServerIdentity {
         let missing = [directory.serverCertificate, directory.serverKey].filter { !TLSFiles.exists($0) }
         if !missing.isEmpty {
-            throw TLSError(file: missing[0], "does not exist; run `stubd tls init --dir \(directory.path)` to create the certificate authority and the server certificate")
+            throw TLSError(file: missing[0], "does not exist; run `stubd tls init --tls-dir \(directory.path)` to create the certificate authority and the server certificate")
         }
         return try load(certificate: directory.serverCertificate, key: directory.serverKey, now: now)
     }

@@ -6,7 +6,7 @@ import Foundation
 /// Steers a running stubd over its admin API, from any process: an XCUITest target, a test
 /// suite that starts `stubd serve` itself, a script. It needs only Foundation, so it builds for
 /// iOS, macOS and Linux. Its calls mirror `StubServer`'s control API (`override`, `sequence`,
-/// `clearOverride`, `receivedRequests`, `waitForRequests`, `reset`), made async, so a test moves
+/// `clearOverride`, `journal`, `waitForRequests`, `reset`), made async, so a test moves
 /// from an in-process server to a daemon by changing the line that makes it.
 public final class StubdClient: Sendable {
     /// The daemon's base URL, like `http://127.0.0.1:8080`.
@@ -65,16 +65,22 @@ public final class StubdClient: Sendable {
         try await send("DELETE", "routes/\(route)", session: session)
     }
 
-    /// The journal, oldest first, filtered by route, method and path.
-    public func receivedRequests(route: String? = nil, method: String? = nil, path: String? = nil, session: String? = nil) async throws -> [ReceivedRequest] {
+    /// The journal (`GET /__stubd/journal`), oldest first, filtered by route, method and path.
+    public func journal(route: String? = nil, method: String? = nil, path: String? = nil, session: String? = nil) async throws -> [ReceivedRequest] {
         let query = [("route", route), ("method", method), ("path", path)].compactMap { name, value in value.map { (name, $0) } }
-        return try await call("GET", "requests", query: query, session: session, as: Journal.self).requests
+        return try await call("GET", "journal", query: query, session: session, as: Journal.self).requests
     }
 
-    /// How many journaled requests match, in one call (`GET /__stubd/requests/count`).
+    /// The old name of `journal(route:method:path:session:)`.
+    @available(*, deprecated, renamed: "journal(route:method:path:session:)")
+    public func receivedRequests(route: String? = nil, method: String? = nil, path: String? = nil, session: String? = nil) async throws -> [ReceivedRequest] {
+        try await journal(route: route, method: method, path: path, session: session)
+    }
+
+    /// How many journaled requests match, in one call (`GET /__stubd/journal/count`).
     public func count(route: String? = nil, method: String? = nil, path: String? = nil, session: String? = nil) async throws -> Int {
         let query = [("route", route), ("method", method), ("path", path)].compactMap { name, value in value.map { (name, $0) } }
-        return try await call("GET", "requests/count", query: query, session: session, as: Count.self).count
+        return try await call("GET", "journal/count", query: query, session: session, as: Count.self).count
     }
 
     /// Waits until the journal holds `count` requests for `route` (or `timeout` seconds pass) and
@@ -82,7 +88,7 @@ public final class StubdClient: Sendable {
     public func waitForRequests(route: String? = nil, count: Int = 1, timeout: Double = 5, session: String? = nil) async throws -> [ReceivedRequest] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let found = try await receivedRequests(route: route, session: session)
+            let found = try await journal(route: route, session: session)
             if found.count >= count || Date() >= deadline { return found }
             try await Task.sleep(nanoseconds: 50_000_000)
         }

@@ -18,7 +18,7 @@ import Testing
 
     @Test func anIdleSessionLosesItsOverridesAndTheGlobalScopeNever() throws {
         let clock = FakeClock()
-        let control = StubControl(journalSize: 0, sessionIdleSeconds: 60, maxSessions: 100, clock: { clock.now })
+        let control = StubControl(journalSize: 0, sessionTTLSeconds: 60, maxSessions: 100, clock: { clock.now })
         let r = try route()
         try control.setOverride(RouteOverride(variant: "500"), for: r, session: "a")
         try control.setOverride(RouteOverride(variant: "500"), for: r, session: nil)
@@ -32,7 +32,7 @@ import Testing
 
     @Test func beyondTheCapTheLeastRecentlyUsedGoFirst() throws {
         let clock = FakeClock()
-        let control = StubControl(journalSize: 0, sessionIdleSeconds: 600, maxSessions: 3, clock: { clock.now })
+        let control = StubControl(journalSize: 0, sessionTTLSeconds: 600, maxSessions: 3, clock: { clock.now })
         let r = try route()
         for name in ["a", "b", "c"] {
             try control.setOverride(RouteOverride(variant: "500"), for: r, session: name)

@@ -84,7 +84,7 @@ final class KeptLog: RequestLogger, @unchecked Sendable {
         #expect(try reply(health)["status"] as? String == "ok")
         #expect(!health.journaled)
         send(r, StubRequest(method: "GET", path: "/users/1"))
-        #expect(control.requests(session: nil).map(\.record.request.path) == ["/users/1"])
+        #expect(control.journal(session: nil).map(\.record.request.path) == ["/users/1"])
     }
 
     @Test func theSessionHeaderScopesOverridesAndTheJournal() throws {
@@ -94,9 +94,9 @@ final class KeptLog: RequestLogger, @unchecked Sendable {
         #expect(put.status == 200)
         #expect(send(r, StubRequest(method: "GET", path: "/users/1", headers: [("x-stub-session", "a")])).status == 500)
         #expect(send(r, StubRequest(method: "GET", path: "/users/1")).status == 200)
-        #expect(control.requests(session: "a").count == 1)
-        #expect(control.requests(session: nil).count == 1)
-        let count = send(r, StubRequest(method: "GET", path: "/__stubd/requests/count", headers: [("X-Stub-Session", "a")]))
+        #expect(control.journal(session: "a").count == 1)
+        #expect(control.journal(session: nil).count == 1)
+        let count = send(r, StubRequest(method: "GET", path: "/__stubd/journal/count", headers: [("X-Stub-Session", "a")]))
         #expect(try reply(count)["count"] as? Int == 1)
     }
 
@@ -127,7 +127,7 @@ final class KeptLog: RequestLogger, @unchecked Sendable {
         let plan = send(r, StubRequest(method: "GET", path: "/__stubd/health"))
         #expect(plan.status == 404)
         #expect(plan.journaled)
-        #expect(control.requests(session: nil).count == 1)
+        #expect(control.journal(session: nil).count == 1)
     }
 
     @Test func theJournalAndTheLogGetOneCopyWithoutControlParameters() throws {
@@ -137,7 +137,7 @@ final class KeptLog: RequestLogger, @unchecked Sendable {
         send(r, StubRequest(method: "GET", path: "/__stubd/health"))
         #expect(log.kept.map(\.request.path) == ["/users/1", "/__stubd/health"])
         #expect(log.kept.first?.status == 500)
-        let journaled = try #require(control.requests(session: nil).first?.record)
+        let journaled = try #require(control.journal(session: nil).first?.record)
         #expect(journaled.request.query.map(\.name) == ["page"])
         #expect(journaled.variant == "500")
     }

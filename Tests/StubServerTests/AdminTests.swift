@@ -240,7 +240,7 @@ import Testing
             let limited = try await HTTPClient.fetch(server.url("/api/v1/login?email=a&password=b"))
             #expect(limited.status == 429)
             #expect(limited.header("Retry-After") == "30")
-            #expect(server.receivedRequests(route: "app/login").map(\.status) == [429])
+            #expect(server.journal(route: "app/login").map(\.status) == [429])
             let viaAdmin = try await AdminClient(server: server).object("GET", "/routes/app/login")
             #expect((viaAdmin["override"] as? [String: Any])?["variant"] as? String == "429-rate-limited")
             try server.sequence(route: "app/users", ["500"])
@@ -249,8 +249,21 @@ import Testing
             #expect(throws: ControlError.self) { try server.override(route: "app/login", variant: "999") }
             #expect(throws: ControlError.invalidDelay(Int.max)) { try server.override(route: "app/login", delayMs: Int.max) }
             server.reset()
-            #expect(server.receivedRequests().isEmpty)
+            #expect(server.journal().isEmpty)
             #expect(try await HTTPClient.fetch(server.url("/api/v1/login?email=a&password=b")).status == 401)
+        }
+    }
+
+    @Test func theJournalsFirstAddressStillAnswers() async throws {
+        try await withServer { server in
+            _ = try await HTTPClient.fetch(server.url("/api/v1/users/1"))
+            let old = try await HTTPClient.fetch(server.url("/__stubd/requests/count"))
+            let new = try await HTTPClient.fetch(server.url("/__stubd/journal/count"))
+            let count = try new.json() as? [String: Any]
+            #expect(new.status == 200 && count?["count"] as? Int == 1, "\(new.text)")
+            #expect(old.status == 200 && old.body == new.body)
+            #expect(try await HTTPClient.fetch(server.url("/__stubd/requests"), method: "DELETE").status == 200)
+            #expect(server.journal().isEmpty)
         }
     }
 }

@@ -55,7 +55,7 @@ import Testing
             let boundary = "XyZ"
             let multipart = "--\(boundary)\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nmuch too long\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"extra\"\r\n\r\nx\r\n--\(boundary)--\r\n"
             _ = try await HTTPClient.fetch(server.url("/upload"), method: "POST", headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], body: Data(multipart.utf8))
-            let seen = server.receivedRequests().map { $0.contract?.map { "\($0.location): \($0.problem)" } ?? [] }
+            let seen = server.journal().map { $0.contract?.map { "\($0.location): \($0.problem)" } ?? [] }
             #expect(seen == [
                 [],
                 [#"$.body.email: "jane" is not a valid email"#, #"$.body.remember: expected boolean, found "maybe""#],

@@ -139,7 +139,7 @@ import Testing
             _ = try await HTTPClient.fetch(server.url("/api/v1/login?email=nope"))
             _ = try await HTTPClient.fetch(server.url("/api/v1/changePass"), method: "POST", headers: ["Content-Type": "application/json"],
                                            body: Data(#"{"oldPassword": "x", "newPassword": "123456"}"#.utf8))
-            let records = server.receivedRequests()
+            let records = server.journal()
             #expect(records.map { $0.contract?.map { "\($0.location): \($0.problem)" } ?? [] } == [
                 [#"$.path.id: expected integer (format int64), found "abc""#],
                 [#"$.query.email: "nope" is not a valid email"#, "$.query.password: missing required query parameter"],
@@ -147,11 +147,11 @@ import Testing
             ])
             let health = try await HTTPClient.fetch(server.url("/__stubd/health"))
             #expect((try health.json() as? [String: Any])?["contractViolations"] as? Int == 2)
-            let journal = try await HTTPClient.fetch(server.url("/__stubd/requests?path=/api/v1/users/abc"))
+            let journal = try await HTTPClient.fetch(server.url("/__stubd/journal?path=/api/v1/users/abc"))
             #expect(journal.text.contains(#""where": "$.path.id""#))
             // The same through StubdClient, as a UI test outside the process reads it.
             let client = StubdClient(baseURL: server.baseURL)
-            let seen = try await client.receivedRequests(route: "app/login")
+            let seen = try await client.journal(route: "app/login")
             #expect(seen.first?.contract?.map(\.where) == ["$.query.email", "$.query.password"])
             #expect(seen.first?.proxied == false && seen.first?.scheme == "http")
         }

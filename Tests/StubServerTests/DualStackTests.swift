@@ -20,7 +20,7 @@ import Testing
             // Both sockets share one server: a delay suspended on ::1 is drained by stop like any other.
             let slow = try await Curl.run(["-s", "-g", "-o", "/dev/null", "-w", "%{http_code}", "http://[::1]:\(server.port)/api/v1/users?__delay=300"])
             #expect(slow.stdout == "200")
-            #expect(server.receivedRequests(route: "app/user").count == 2)
+            #expect(server.journal(route: "app/user").count == 2)
         }
     }
 

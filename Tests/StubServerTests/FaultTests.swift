@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func hangTimesTheClientOutAndIsFreedAtTheCap() async throws {
-        try await withServer(configure: { $0.hangCapMs = 400 }) { server in
+        try await withServer(configure: { $0.holdCapMs = 400 }) { server in
             let code = await HTTPClient.errorCode(server.url("/api/v1/users?__fault=hang"), timeout: 0.3)
             #expect(code == .timedOut)
             let start = monotonicMs()

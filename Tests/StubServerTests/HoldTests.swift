@@ -21,7 +21,7 @@ import Testing
             #expect(server.heldCount(route: "app/users") == 1, "the second still waits")
             #expect(server.release(route: "app/users") == 1)
             #expect(try await second.status == 200)
-            let paths = server.receivedRequests(route: "app/users").map { $0.request.queryValue("n") }
+            let paths = server.journal(route: "app/users").map { $0.request.queryValue("n") }
             #expect(paths == ["1", "2"])
         }
     }
@@ -62,14 +62,14 @@ import Testing
     @Test func theHangCapAndShutdownAnswer503() async throws {
         let server = try StubServer(stubsAt: Repository.shippedStubs, configuration: {
             var c = StubServerConfiguration()
-            c.hangCapMs = 300
+            c.holdCapMs = 300
             return c
         }())
         try server.hold(route: "app/users")
         let start = monotonicMs()
         let capped = try await HTTPClient.fetch(server.url("/api/v1/users"))
         #expect(capped.status == 503 && monotonicMs() - start >= 280)
-        #expect((try capped.json() as? [String: Any])?["reason"] as? String == "the hang cap passed")
+        #expect((try capped.json() as? [String: Any])?["reason"] as? String == "the hold cap passed")
         #expect(server.heldCount(route: "app/users") == 0)
         try await OffPool.run { server.stop() }
         // With the default cap (300 s) only the shutdown ends the hold.

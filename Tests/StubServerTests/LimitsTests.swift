@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func anIdleSessionsOverridesExpire() async throws {
-        try await withServer(configure: { $0.sessionIdleSeconds = 5 }) { server in
+        try await withServer(configure: { $0.sessionTTLSeconds = 5 }) { server in
             let admin = AdminClient(server: server, session: "test-1")
             let headers = ["X-Stub-Session": "test-1"]
             let started = monotonicMs()

@@ -153,7 +153,7 @@ import Testing
                                                   body: Data("name=Rex".utf8))
             #expect(made.status == 201 && made.text.contains("Rex"))
             _ = try await HTTPClient.fetch(server.url("/v1/pets?limit=500"))
-            #expect(server.receivedRequests().map { $0.contract?.map(\.location) ?? [] } == [[], [], ["$.query.limit"]])
+            #expect(server.journal().map { $0.contract?.map(\.location) ?? [] } == [[], [], ["$.query.limit"]])
         }
     }
 

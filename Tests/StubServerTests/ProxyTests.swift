@@ -11,7 +11,7 @@ import Testing
     ]
 
     func journal(_ server: StubServer) async throws -> [[String: Any]] {
-        let got = try await HTTPClient.fetch(server.url("/__stubd/requests"))
+        let got = try await HTTPClient.fetch(server.url("/__stubd/journal"))
         return try #require((try got.json() as? [String: Any])?["requests"] as? [[String: Any]])
     }
 
@@ -50,7 +50,7 @@ import Testing
             "slow/route.json": #"{"method": "GET", "path": "/slow", "variants": {"stuck": {"fault": "hang"}}, "default": "stuck"}"#,
         ])
         var upstreamConfiguration = StubServerConfiguration()
-        upstreamConfiguration.hangCapMs = 10_000
+        upstreamConfiguration.holdCapMs = 10_000
         let upstream = try StubServer(stubsAt: slow.url, configuration: upstreamConfiguration)
         defer { upstream.stop() }
         let stubs = try TemporaryStubDirectory(ProxyTests.front)
@@ -179,7 +179,7 @@ import Testing
             socket.send(Array("GET /../../big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             _ = await socket.read()
             // The upstream saw the path under its base (/fast/big), not /big (that one was the first test's).
-            #expect(upstream.receivedRequests().map(\.request.path) == ["/big", "/fast/big"], "\(upstream.receivedRequests().map(\.request.path))")
+            #expect(upstream.journal().map(\.request.path) == ["/big", "/fast/big"], "\(upstream.journal().map(\.request.path))")
         }
     }
 }

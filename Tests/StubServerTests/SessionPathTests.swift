@@ -17,7 +17,7 @@ import Testing
             #expect(global.text.contains("Jane"), "other sessions are not affected")
             let user = try await HTTPClient.fetch(server.url("/__session/ui-test-3/api/v1/users/999"))
             #expect(user.text.contains("No user with id 999."), "path parameters and templates see the path without the prefix")
-            let journal = server.receivedRequests(session: "ui-test-3")
+            let journal = server.journal(session: "ui-test-3")
             #expect(journal.map(\.request.path) == ["/api/v1/users", "/api/v1/users/999"])
             #expect(journal.first?.request.queryValue("page") == "1")
             let header = try await HTTPClient.fetch(server.url("/api/v1/users"), headers: ["X-Stub-Session": "ui-test-3"])

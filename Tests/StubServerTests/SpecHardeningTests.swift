@@ -80,7 +80,7 @@ import Testing
                 let answer = try await HTTPClient.fetch(server.url("/evil"), method: "POST", headers: ["Content-Type": "application/json"], body: body)
                 #expect(answer.status == 200)
             }
-            let problems = server.receivedRequests().map { $0.contract?.map(\.problem) ?? [] }
+            let problems = server.journal().map { $0.contract?.map(\.problem) ?? [] }
             #expect(problems[0].first?.contains("does not match the pattern") == true, "\(problems)")
             #expect(problems[1].first?.hasPrefix("checking stopped") == true, "\(problems)")
         }

@@ -95,7 +95,7 @@ import FoundationNetworking
 
     @Test func ndjsonLinesStreamAndKeepOpenHoldsTheResponse() async throws {
         let dir = try stubs()
-        try await withServer(stubs: dir.url, configure: { $0.hangCapMs = 5000 }) { server in
+        try await withServer(stubs: dir.url, configure: { $0.holdCapMs = 5000 }) { server in
             let start = monotonicMs()
             let lines = try await Curl.run(["-sN", "-D", "-", server.url("/ticks").absoluteString])
             #expect(lines.stdout.lowercased().contains("content-type: application/x-ndjson"))

@@ -32,12 +32,12 @@ import Testing
             try await stubd.clearOverride(route: "app/users")
             #expect(try await HTTPClient.fetch(base.appendingPathComponent("api/v1/users")).text.contains("Jane"))
             _ = try await HTTPClient.fetch(URL(string: base.absoluteString + "/api/v1/users?ids%5B%5D=1&ids%5B%5D=2")!)
-            let journal = try await stubd.receivedRequests(route: "app/users")
+            let journal = try await stubd.journal(route: "app/users")
             #expect(journal.count == 6)
             #expect(try await stubd.count(route: "app/users", method: "GET") == 6)
             #expect(journal.last?.query["ids[]"] == ["1", "2"])
             try await stubd.reset()
-            #expect(try await stubd.receivedRequests().isEmpty)
+            #expect(try await stubd.journal().isEmpty)
         }
     }
 
@@ -54,7 +54,7 @@ import Testing
             #expect(seen.first?.path == "/api/v1/users")
             #expect(seen.first?.session == "ui-test-1")
             #expect(try await background.value.text.contains("[]"))
-            #expect(try await StubdClient(baseURL: base).receivedRequests().isEmpty, "the global journal saw nothing")
+            #expect(try await StubdClient(baseURL: base).journal().isEmpty, "the global journal saw nothing")
         }
     }
 

@@ -54,13 +54,13 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let missing = try await stubd(["serve", "--stubs", Repository.shippedStubs.path, "--port", "0", "--tls", "--tls-dir", dir])
         #expect(missing.exitCode == 1)
-        #expect(missing.stderr == "stubd: cannot serve HTTPS: \(dir)/server.pem: does not exist; run `stubd tls init --dir \(dir)` to create the certificate authority and the server certificate\n")
+        #expect(missing.stderr == "stubd: cannot serve HTTPS: \(dir)/server.pem: does not exist; run `stubd tls init --tls-dir \(dir)` to create the certificate authority and the server certificate\n")
         _ = try await stubd(["tls", "init", "--dir", dir])
         try Data("-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/server-key.pem"))
         let broken = try await stubd(["serve", "--stubs", Repository.shippedStubs.path, "--port", "0", "--tls-only", "--tls-dir", dir])
         #expect(broken.exitCode == 1)
         #expect(broken.stderr.hasPrefix("stubd: cannot serve HTTPS: \(dir)/server-key.pem: not a PEM private key (GnuTLS: "), "\(broken.stderr)")
         let badSwitch = try await stubd(["serve", "--port", "0"], environment: ["STUBD_TLS": "maybe"])
-        #expect(badSwitch.exitCode == 2 && badSwitch.stderr.hasPrefix("error: STUBD_TLS must be 1 or 0, got \"maybe\""))
+        #expect(badSwitch.exitCode == 2 && badSwitch.stderr.hasPrefix("error: STUBD_TLS expects 1 or 0 (true/false, yes/no, on/off), got \"maybe\""), "\(badSwitch.stderr)")
     }
 }

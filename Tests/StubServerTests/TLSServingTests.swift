@@ -62,7 +62,7 @@ import Testing
             let secure = try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", ca, server.tlsURL("/api/v1/users/1").absoluteString])
             #expect(secure.stdout == "404")
             _ = try await Curl.run(["-s", "-o", "/dev/null", server.url("/api/v1/users").absoluteString])
-            let journal = try await Curl.run(["-sS", "--cacert", ca, server.tlsURL("/__stubd/requests").absoluteString])
+            let journal = try await Curl.run(["-sS", "--cacert", ca, server.tlsURL("/__stubd/journal").absoluteString])
             let entries = try #require((try JSONSerialization.jsonObject(with: Data(journal.stdout.utf8)) as? [String: Any])?["requests"] as? [[String: Any]])
             let schemes = entries.map { "\($0["path"]!) \($0["scheme"]!)" }
             #expect(schemes == ["/api/v1/users/1 https", "/api/v1/users http"])
@@ -108,7 +108,7 @@ import Testing
 
     @Test func delaysHangsAndThrottlesWorkOverTLS() async throws {
         let tls = try TLSFixture()
-        try await withServer(configure: { try! tls.configure(&$0); $0.hangCapMs = 400 }) { server in
+        try await withServer(configure: { try! tls.configure(&$0); $0.holdCapMs = 400 }) { server in
             let ca = tls.directory.authorityCertificate
             let start = monotonicMs()
             let delayed = try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", ca, "-H", "X-Stub-Delay: 300",

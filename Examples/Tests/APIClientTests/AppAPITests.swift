@@ -19,7 +19,7 @@ import Testing
                                                                 as: Envelope<Session>.self).data)
             #expect(session.user.id == 1)
             #expect(session.token.hasPrefix("eyJ"))
-            let sent = try #require(server.receivedRequests(route: "app/login").first)
+            let sent = try #require(server.journal(route: "app/login").first)
             #expect(sent.request.queryValue("email") == "jane@example.com")
         }
     }

@@ -52,7 +52,7 @@ import Testing
             try server.sequence(route: "app/users", ["503", "503", "200"])
             let users = try await client.request(AppAPI.users, as: Envelope<[User]>.self).data
             #expect(users?.count == 3)
-            #expect(server.receivedRequests(route: "app/users").map(\.status) == [503, 503, 200])
+            #expect(server.journal(route: "app/users").map(\.status) == [503, 503, 200])
         }
         try await withStubd(retry: RetryPolicy(retries: 1)) { server, client in
             try server.sequence(route: "app/users", ["503", "503", "200"])
@@ -91,7 +91,7 @@ import Testing
         let (resultA, resultB) = try await (usersA, usersB)
         #expect(resultA.data == [])
         #expect(resultB.data?.count == 3)
-        #expect(server.receivedRequests(route: "app/users", session: "test-a").count == 1)
-        #expect(server.receivedRequests(route: "app/users", session: "test-b").count == 1)
+        #expect(server.journal(route: "app/users", session: "test-a").count == 1)
+        #expect(server.journal(route: "app/users", session: "test-b").count == 1)
     }
 }

@@ -18,7 +18,7 @@ import Testing
                                                   as: PostedMessage.self)
             #expect(posted.channel == "C024BE91L")
             #expect(posted.message.botId == "B0789ABC456", "snake_case keys decoded")
-            let sent = try #require(server.receivedRequests(route: "slack/chat.postMessage").first)
+            let sent = try #require(server.journal(route: "slack/chat.postMessage").first)
             #expect(sent.request.header("Content-Type") == "application/x-www-form-urlencoded")
             #expect(sent.request.bodyFields["text"] == "Deploy done & live")
             #expect(sent.request.header("Authorization") == "Bearer xoxb-test")
@@ -46,7 +46,7 @@ import Testing
             #expect(first.total == 42)
             #expect(first.items.first?.title == "SwiftUIでPull to Refreshを実装する")
             #expect(second.items.first?.id == "5a9c2e7f1b3d80e4c6a7")
-            #expect(server.receivedRequests(route: "qiita/items").last?.request.queryValue("per_page") == "3")
+            #expect(server.journal(route: "qiita/items").last?.request.queryValue("per_page") == "3")
         }
     }
 

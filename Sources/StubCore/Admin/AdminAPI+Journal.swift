@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `/__stubd/requests`: the journal, filtered, and its count.
+/// `/__stubd/journal` (first named `/__stubd/requests`, still answered): the journal, filtered, and its count.
 extension AdminAPI {
     func filter(from request: StubRequest) -> Result<JournalFilter, ReplyFailure> {
         var filter = JournalFilter(route: request.queryValue("route"), method: request.queryValue("method"), path: request.queryValue("path"))
@@ -22,11 +22,11 @@ extension AdminAPI {
         return .success(filter)
     }
 
-    func requests(_ request: StubRequest, session: String?) -> Reply {
+    func journal(_ request: StubRequest, session: String?) -> Reply {
         switch filter(from: request) {
         case .failure(let f): return f.reply
         case .success(let filter):
-            let entries = control.requests(session: session, filter: filter)
+            let entries = control.journal(session: session, filter: filter)
             return .json(200, .object([("requests", .array(entries.map(AdminAPI.entryJSON))), ("count", .number(Double(entries.count)))]))
         }
     }
@@ -36,7 +36,7 @@ extension AdminAPI {
         case .failure(let f): return f.reply
         case .success(var filter):
             filter.limit = nil
-            return .json(200, .object([("count", .number(Double(control.requests(session: session, filter: filter).count)))]))
+            return .json(200, .object([("count", .number(Double(control.journal(session: session, filter: filter).count)))]))
         }
     }
 

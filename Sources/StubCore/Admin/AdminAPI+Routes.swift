@@ -115,33 +115,48 @@ enum AdminOverrideParser {
         let log = ProblemLog()
         let reader = ValueReader(file: "request body", log: log)
         var o = RouteOverride()
-        if let members = reader.object(json, at: "", allowed: ["variant", "delay", "fault", "throttle", "sequence", "hold"]) {
-            if members.isEmpty { reader.fail("", "expected at least one of variant, delay, fault, throttle, sequence, hold") }
+        if let members = reader.object(json, at: "", allowed: OverrideKey.allCases.map(\.rawValue)) {
+            if members.isEmpty { reader.fail("", "expected at least one of \(OverrideKey.allCases.map(\.rawValue).joined(separator: ", "))") }
             for (key, value) in members {
-                switch key {
-                case "hold":
-                    guard case .bool(let flag) = value else { reader.fail(key, "expected true or false, found \(value.kindDescription)"); continue }
-                    o.hold = flag
-                case "variant": o.variant = reader.string(value, at: key)
-                case "delay": o.delay = reader.delay(value, at: key)
-                case "fault": o.fault = reader.fault(value, at: key)
-                case "throttle": o.throttleBytesPerSecond = reader.throttle(value, at: key)
-                default:
-                    guard case .array(let items) = value, !items.isEmpty else {
-                        reader.fail(key, "expected a non-empty array of variant names, found \(value.kindDescription)")
-                        continue
-                    }
-                    guard items.count <= Limits.maxSequenceSteps else {
-                        return .failure(ReplyFailure(.error(413, "sequence too long", [("limit", .string("\(Limits.maxSequenceSteps) steps")),
-                                                                                       ("received", .string("\(items.count) steps"))])))
-                    }
-                    o.sequence = items.enumerated().compactMap { reader.string($1, at: "\(key)[\($0)]") }
-                }
+                guard let known = OverrideKey(rawValue: key) else { continue }
+                if let tooLong = take(known, value, reader: reader, into: &o) { return .failure(tooLong) }
             }
         }
         guard log.problems.isEmpty else {
             return .failure(ReplyFailure(.error(400, "invalid override", [("problems", .array(log.problems.map { .string($0.description) }))])))
         }
         return .success(o)
+    }
+
+    /// The keys of an override body; each has its own case below, so a new key cannot parse as another.
+    enum OverrideKey: String, CaseIterable {
+        case variant, delay, fault, throttle, sequence, hold
+    }
+
+    /// Reads one key into `o`; a failure only for a sequence over the step limit (413).
+    private static func take(_ key: OverrideKey, _ value: JSONValue, reader: ValueReader, into o: inout RouteOverride) -> ReplyFailure? {
+        switch key {
+        case .hold:
+            guard case .bool(let flag) = value else {
+                reader.fail(key.rawValue, "expected true or false, found \(value.kindDescription)")
+                return nil
+            }
+            o.hold = flag
+        case .variant: o.variant = reader.string(value, at: key.rawValue)
+        case .delay: o.delay = reader.delay(value, at: key.rawValue)
+        case .fault: o.fault = reader.fault(value, at: key.rawValue)
+        case .throttle: o.throttleBytesPerSecond = reader.throttle(value, at: key.rawValue)
+        case .sequence:
+            guard case .array(let items) = value, !items.isEmpty else {
+                reader.fail(key.rawValue, "expected a non-empty array of variant names, found \(value.kindDescription)")
+                return nil
+            }
+            guard items.count <= Limits.maxSequenceSteps else {
+                return ReplyFailure(.error(413, "sequence too long", [("limit", .string("\(Limits.maxSequenceSteps) steps")),
+                                                                     ("received", .string("\(items.count) steps"))]))
+            }
+            o.sequence = items.enumerated().compactMap { reader.string($1, at: "sequence[\($0)]") }
+        }
+        return nil
     }
 }

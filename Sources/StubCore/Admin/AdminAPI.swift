@@ -12,7 +12,7 @@ package struct AdminAPI: Sendable {
         "GET /__stubd/health", "GET /__stubd/routes", "DELETE /__stubd/routes",
         "GET /__stubd/routes/{route}", "PUT /__stubd/routes/{route}", "DELETE /__stubd/routes/{route}",
         "POST /__stubd/routes/{route}/release",
-        "GET /__stubd/requests", "DELETE /__stubd/requests", "GET /__stubd/requests/count",
+        "GET /__stubd/journal", "DELETE /__stubd/journal", "GET /__stubd/journal/count",
         "POST /__stubd/reset", "POST /__stubd/reload",
     ]
 
@@ -69,15 +69,16 @@ package struct AdminAPI: Sendable {
             case "DELETE": return deleteOverride(id, session: session)
             default: return notAllowed(["GET", "PUT", "DELETE"])
             }
-        case ("requests", 1):
+        // `requests` is the journal's first name, still answered.
+        case ("journal", 1), ("requests", 1):
             switch request.method {
-            case "GET": return requests(request, session: session)
+            case "GET": return journal(request, session: session)
             case "DELETE":
-                control.clearRequests(session: session)
+                control.clearJournal(session: session)
                 return .json(200, .object([("cleared", .bool(true))]))
             default: return notAllowed(["GET", "DELETE"])
             }
-        case ("requests", 2) where parts[1] == "count":
+        case ("journal", 2) where parts[1] == "count", ("requests", 2) where parts[1] == "count":
             return request.method == "GET" ? count(request, session: session) : notAllowed(["GET"])
         case ("reset", 1):
             guard request.method == "POST" else { return notAllowed(["POST"]) }

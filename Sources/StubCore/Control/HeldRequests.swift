@@ -2,15 +2,21 @@
 /// held request's wake-up ticket and removes it when the request runs again; a release pops
 /// tickets and hands them to the transport's releaser, which wakes those requests.
 package struct HeldRequests: Sendable {
-    private var tickets: [String: [UInt64]] = [:]
+    /// Held requests are kept per scope and route.
+    struct Key: Hashable {
+        let scope: Scope
+        let routeID: String
+    }
 
-    static func key(_ session: String?, _ routeID: String) -> String { (session ?? "") + "\u{1}" + routeID }
+    private var tickets: [Key: [UInt64]] = [:]
+
+    static func key(_ session: String?, _ routeID: String) -> Key { Key(scope: Scope(session), routeID: routeID) }
 
     mutating func add(_ ticket: UInt64, routeID: String, session: String?) {
         tickets[HeldRequests.key(session, routeID), default: []].append(ticket)
     }
 
-    /// Removes `ticket`; true when it was still held (the hang cap or a shutdown woke it, not a release).
+    /// Removes `ticket`; true when it was still held (the hold cap or a shutdown woke it, not a release).
     mutating func remove(_ ticket: UInt64) -> Bool {
         for (key, list) in tickets {
             guard let index = list.firstIndex(of: ticket) else { continue }
@@ -37,9 +43,9 @@ package struct HeldRequests: Sendable {
 
     /// Every ticket of a session (for a reset).
     mutating func popAll(session: String?) -> [UInt64] {
-        let prefix = (session ?? "") + "\u{1}"
+        let scope = Scope(session)
         var taken: [UInt64] = []
-        for key in tickets.keys where key.hasPrefix(prefix) { taken += tickets.removeValue(forKey: key) ?? [] }
+        for key in tickets.keys where key.scope == scope { taken += tickets.removeValue(forKey: key) ?? [] }
         return taken
     }
 }

@@ -6,12 +6,12 @@ import Foundation
 
 /// When session state goes away: sessions (`X-Stub-Session`) are made by tests, one per test, and
 /// nothing tells stubd that a test is over. A session's overrides and sequences are dropped once it
-/// has been idle for `idleSeconds`, and when more than `maxSessions` hold state the least recently
+/// has been idle for `ttlSeconds` (`--session-ttl`), and when more than `maxSessions` hold state the least recently
 /// used go first. The global scope never expires.
 struct SessionExpiry {
     /// The policy.
     struct Policy: Sendable {
-        var idleSeconds: Double
+        var ttlSeconds: Double
         var maxSessions: Int
     }
 
@@ -31,11 +31,11 @@ struct SessionExpiry {
     mutating func touch(_ session: String, now: Double) -> [String] {
         var dropped: [String] = []
         // A session used again after expiring starts afresh: its old state goes first.
-        if let last = lastUsed[session], now - last > policy.idleSeconds { dropped.append(session) }
+        if let last = lastUsed[session], now - last > policy.ttlSeconds { dropped.append(session) }
         lastUsed[session] = now
         if now - lastSweep >= 1 || lastUsed.count > policy.maxSessions {
             lastSweep = now
-            let idle = lastUsed.filter { now - $0.value > policy.idleSeconds }.map(\.key)
+            let idle = lastUsed.filter { now - $0.value > policy.ttlSeconds }.map(\.key)
             for key in idle { lastUsed[key] = nil }
             dropped += idle
         }

@@ -1,5 +1,5 @@
 /// Held requests: a route with `{"hold": true}` keeps each matching request waiting before its
-/// response until a test releases it (or the hang cap passes, or the server stops), so a UI test
+/// response until a test releases it (or the hold cap passes, or the server stops), so a UI test
 /// can assert a loading state for as long as it needs.
 extension StubControl {
     /// Sets how held requests are woken (the transport resumes their connections by ticket).
@@ -12,7 +12,7 @@ extension StubControl {
         holds.withLock { $0.add(ticket, routeID: routeID, session: session) }
     }
 
-    /// A held request runs again; true when it was still held (woken by the hang cap or a
+    /// A held request runs again; true when it was still held (woken by the hold cap or a
     /// shutdown), false when a release let it go.
     package func holdEnded(ticket: UInt64) -> Bool {
         holds.withLock { $0.remove(ticket) }

@@ -22,14 +22,15 @@ public final class StubControl: OverrideSource, Sendable {
     public var contractViolationCount: Int { violations.withLock { $0 } }
 
     private struct State {
-        var overrides: [String: [String: RouteOverride]] = [:]  // session key → route id → override
+        var overrides: [Scope: [String: RouteOverride]] = [:]  // scope → route id → override
         var journal: RequestJournal
         var sessions: SessionExpiry
 
-        /// Notes that `session` (not the global scope) was used, and drops expired sessions' state.
-        mutating func touch(_ session: String?, now: Double) {
-            guard let session, !session.isEmpty else { return }
-            for expired in sessions.touch(session, now: now) { overrides[expired] = nil }
+        /// Notes that a session's state was used, and drops expired sessions' state (the global
+        /// scope never expires).
+        mutating func touch(_ scope: Scope, now: Double) {
+            guard case .session(let session) = scope else { return }
+            for expired in sessions.touch(session, now: now) { overrides[.session(expired)] = nil }
         }
     }
 
@@ -38,23 +39,21 @@ public final class StubControl: OverrideSource, Sendable {
     private let clock: @Sendable () -> Double
 
     /// Seconds a session's overrides and sequences survive without use (default 10 minutes).
-    public static let defaultSessionIdleSeconds = 600.0
+    public static let defaultSessionTTLSeconds = 600.0
     /// Sessions holding overrides at once; the least recently used go first (default 10,000).
     public static let defaultMaxSessions = 10_000
 
     /// A control with a journal of `journalSize` entries (0 disables the journal), whose sessions
-    /// expire after `sessionIdleSeconds` without use or beyond `maxSessions`. `clock` gives
+    /// expire after `sessionTTLSeconds` without use or beyond `maxSessions`. `clock` gives
     /// seconds on any steady scale (tests pass their own).
-    public init(journalSize: Int, sessionIdleSeconds: Double = StubControl.defaultSessionIdleSeconds,
+    public init(journalSize: Int, sessionTTLSeconds: Double = StubControl.defaultSessionTTLSeconds,
                 maxSessions: Int = StubControl.defaultMaxSessions,
                 clock: @escaping @Sendable () -> Double = StubControl.monotonicSeconds) {
-        let policy = SessionExpiry.Policy(idleSeconds: max(1, sessionIdleSeconds), maxSessions: max(1, maxSessions))
+        let policy = SessionExpiry.Policy(ttlSeconds: max(1, sessionTTLSeconds), maxSessions: max(1, maxSessions))
         state = Locked(State(journal: RequestJournal(capacity: journalSize), sessions: SessionExpiry(policy: policy)))
         journalCapacity = max(0, journalSize)
         self.clock = clock
     }
-
-    static func key(_ session: String?) -> String { session ?? "" }
 
     /// Seconds on CLOCK_MONOTONIC, the default clock of session expiry: idle times must not jump
     /// with the wall clock.
@@ -65,7 +64,7 @@ public final class StubControl: OverrideSource, Sendable {
     }
 
     /// Sessions holding overrides or sequences now.
-    public var sessionCount: Int { state.withLock { $0.overrides.keys.filter { !$0.isEmpty }.count } }
+    public var sessionCount: Int { state.withLock { $0.overrides.keys.filter { $0 != .global }.count } }
 
     /// Sets (replaces) the override of `route` after checking every variant name against it.
     public func setOverride(_ override: RouteOverride, for route: Route, session: String?) throws(ControlError) {
@@ -76,8 +75,8 @@ public final class StubControl: OverrideSource, Sendable {
         o.served = 0
         let now = clock()
         state.withLock { s in
-            s.touch(session, now: now)
-            s.overrides[StubControl.key(session), default: [:]][route.id] = o
+            s.touch(Scope(session), now: now)
+            s.overrides[Scope(session), default: [:]][route.id] = o
         }
         // Turning a hold off lets its requests go.
         if !o.hold { release(routeID: route.id, session: session, count: nil) }
@@ -86,11 +85,11 @@ public final class StubControl: OverrideSource, Sendable {
     /// Removes the override of one route.
     public func clearOverride(routeID: String, session: String?) {
         state.withLock { s in
-            let key = StubControl.key(session)
+            let key = Scope(session)
             _ = s.overrides[key]?.removeValue(forKey: routeID)
             if s.overrides[key]?.isEmpty == true {
                 s.overrides[key] = nil
-                if let session { s.sessions.forget(session) }
+                if case .session(let name) = key { s.sessions.forget(name) }
             }
         }
         release(routeID: routeID, session: session, count: nil)
@@ -98,12 +97,12 @@ public final class StubControl: OverrideSource, Sendable {
 
     /// The override of one route, if any.
     public func override(routeID: String, session: String?) -> RouteOverride? {
-        state.withLock { $0.overrides[StubControl.key(session)]?[routeID] }
+        state.withLock { $0.overrides[Scope(session)]?[routeID] }
     }
 
     /// Every override in a scope.
     public func overrides(session: String?) -> [String: RouteOverride] {
-        state.withLock { $0.overrides[StubControl.key(session)] ?? [:] }
+        state.withLock { $0.overrides[Scope(session)] ?? [:] }
     }
 
     /// For the planner: the next sequence step, else the sticky override. Advances the sequence
@@ -112,9 +111,9 @@ public final class StubControl: OverrideSource, Sendable {
         state.withLock { s -> OverrideDecision? in
             // Most requests come with no override anywhere: skip hashing the session and route.
             guard !s.overrides.isEmpty else { return nil }
-            let key = StubControl.key(session)
+            let key = Scope(session)
             // A session's state counts as used (and may turn out expired) only when it has some.
-            if session != nil && s.overrides[key] != nil { s.touch(session, now: clock()) }
+            if s.overrides[key] != nil { s.touch(key, now: clock()) }
             guard var o = s.overrides[key]?[routeID] else { return nil }
             if o.hold && honorHold {
                 var held = OverrideDecision()
@@ -145,7 +144,7 @@ public final class StubControl: OverrideSource, Sendable {
     }
 
     /// Journal entries of one scope, oldest first, filtered.
-    public func requests(session: String?, filter: JournalFilter = JournalFilter()) -> [RequestJournal.Entry] {
+    public func journal(session: String?, filter: JournalFilter = JournalFilter()) -> [RequestJournal.Entry] {
         let all = state.withLock { $0.journal.entries }
         let matching = all.filter { $0.record.session == session && filter.matches($0) }
         if let limit = filter.limit, matching.count > limit { return Array(matching.suffix(limit)) }
@@ -153,15 +152,16 @@ public final class StubControl: OverrideSource, Sendable {
     }
 
     /// Clears the journal of one scope.
-    public func clearRequests(session: String?) {
+    public func clearJournal(session: String?) {
         state.withLock { $0.journal.removeAll { $0.record.session == session } }
     }
 
     /// Clears overrides, sequences and the journal of one scope.
     public func reset(session: String?) {
         state.withLock { s in
-            s.overrides[StubControl.key(session)] = nil
-            if let session { s.sessions.forget(session) }
+            let scope = Scope(session)
+            s.overrides[scope] = nil
+            if case .session(let name) = scope { s.sessions.forget(name) }
             s.journal.removeAll { $0.record.session == session }
         }
         wake(holds.withLock { $0.popAll(session: session) })

@@ -17,8 +17,6 @@ package struct RouteLoader {
     /// The methods a route may have.
     package static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
     static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description"]
-    static let variantKeys = ["status", "headers", "body", "error", "when", "description", "delay", "throttle", "fault", "template",
-                              "stream", "keepOpen"]
 
     var routeFile: String { "\(folder)/route.json" }
 

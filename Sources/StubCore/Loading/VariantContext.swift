@@ -13,96 +13,95 @@ struct VariantContext {
             reader.fail(path, "expected a variant name of letters, digits, '-', '_' or '.', found \"\(name)\"")
             return nil
         }
-        var status = BodyFile.leadingStatus(name)
-        var headers: [HTTPHeader] = []
-        var body: [UInt8]? = file?.bytes
-        var contentType = file?.contentType
-        var condition: RequestCondition?
-        var variantDelay = delay
-        var variantThrottle = throttle
-        var fault: Fault?
-        var description: String?
-        var errorValues: [String: String]?
-        var isTemplate = false
-        var bodySource = file?.relative
-        var every: DelaySpec?
-        var keepOpen = false
-        var cutAfter: Int?
-        if let json, let members = reader.object(json, at: path, allowed: RouteLoader.variantKeys) {
+        var draft = VariantDraft(name: name, file: file, delay: delay, throttle: throttle)
+        if let json, let members = reader.object(json, at: path, allowed: VariantKey.allCases.map(\.rawValue)) {
             for (key, value) in members {
-                let p = ValueReader.join(path, key)
-                switch key {
-                case "status":
-                    guard let s = reader.int(value, at: p, in: 100...599) else { continue }
-                    if let fromName = BodyFile.leadingStatus(name), fromName != s {
-                        reader.fail(p, "expected the status the name gives (\(fromName)), found \(s)")
-                    }
-                    status = s
-                case "headers": headers = reader.headers(value, at: p) ?? []
-                case "body":
-                    if let file { reader.fail(p, "expected either \(file.relative) or an inline body, found both") }
-                    body = Array(value.serialized(pretty: true).utf8)
-                    contentType = "application/json; charset=utf-8"
-                    bodySource = "\(reader.file): \(p)"
-                case "error": errorValues = errorObject(value, at: p)
-                case "when": condition = reader.condition(value, at: p, parameters: parameters)
-                case "description": description = reader.string(value, at: p)
-                case "template":
-                    guard case .bool(let flag) = value else { reader.fail(p, "expected true or false, found \(value.kindDescription)"); continue }
-                    isTemplate = flag
-                case "delay": variantDelay = reader.delay(value, at: p) ?? variantDelay
-                case "throttle": variantThrottle = reader.throttle(value, at: p) ?? variantThrottle
-                case "stream":
-                    guard let members = reader.object(value, at: p, allowed: ["every"]), let spec = members.first?.value else {
-                        if case .object = value { reader.fail(p, "expected {\"every\": a delay object}") }
-                        continue
-                    }
-                    every = reader.delay(spec, at: ValueReader.join(p, "every"))
-                case "keepOpen":
-                    guard case .bool(let flag) = value else { reader.fail(p, "expected true or false, found \(value.kindDescription)"); continue }
-                    keepOpen = flag
-                default:
-                    if case .object = value {
-                        cutAfter = cutAfterFault(value, at: p)
-                    } else {
-                        fault = reader.fault(value, at: p)
-                    }
-                }
+                guard let known = VariantKey(rawValue: key) else { continue }
+                take(known, value, at: ValueReader.join(path, key), into: &draft)
             }
         }
-        if let values = errorValues {
-            if body != nil {
-                reader.fail(ValueReader.join(path, "error"), "expected either an error or a body, found both")
-            } else if let envelope {
-                for name in envelope.variables where name != "status" && values[name] == nil {
-                    reader.fail(ValueReader.join(path, "error"), "missing \"\(name)\"; the service's errorEnvelope uses {{\(name)}}")
-                }
-                body = Array(envelope.render(values, status: status ?? 0).serialized(pretty: true).utf8)
-                contentType = "application/json; charset=utf-8"
-                bodySource = "\(reader.file): \(ValueReader.join(path, "error"))"
-            } else {
-                reader.fail(ValueReader.join(path, "error"), "expected an errorEnvelope in the service's _service.json to render this error, found none")
-            }
-        }
+        renderError(&draft, at: path)
         var template: ResponseTemplate?
-        if isTemplate {
-            template = makeTemplate(body ?? [], contentType: contentType, file: file, at: ValueReader.join(path, "template"))
+        if draft.isTemplate {
+            template = makeTemplate(draft.body ?? [], contentType: draft.contentType, file: file, at: ValueReader.join(path, "template"))
         } else if let problem = file?.jsonError {
             reader.log.add(problem)
         }
-        guard let finalStatus = status ?? (fault != nil ? 0 : nil) else {
+        guard let finalStatus = draft.status ?? (draft.fault != nil ? 0 : nil) else {
             reader.fail(path, "expected a status: start the name with one (\"401-\(name)\") or add \"status\"")
             return nil
         }
-        let stream = makeStream(file: file, every: every, keepOpen: keepOpen, at: path)
-        if cutAfter != nil && stream == nil { reader.fail(ValueReader.join(path, "fault"), "expected cutAfter only on a stream (an .events.json file, or an .ndjson file with \"stream\")") }
+        let stream = makeStream(file: file, every: draft.every, keepOpen: draft.keepOpen, at: path)
+        if draft.cutAfter != nil && stream == nil {
+            reader.fail(ValueReader.join(path, "fault"), "expected cutAfter only on a stream (an .events.json file, or an .ndjson file with \"stream\")")
+        }
         var merged: [HTTPHeader] = []
-        if let contentType, body != nil { merged.set("Content-Type", contentType) }
+        if let contentType = draft.contentType, draft.body != nil { merged.set("Content-Type", contentType) }
         if let stream, stream.format == .serverSentEvents { merged.set("Cache-Control", "no-cache") }
-        for h in baseHeaders + headers { merged.set(h.name, h.value) }
-        return Variant(name: name, status: finalStatus, headers: merged, body: body ?? [], condition: condition,
-                       delay: variantDelay, throttleBytesPerSecond: variantThrottle, fault: fault, template: template,
-                       description: description, stream: stream, cutAfter: cutAfter, bodySource: body == nil ? nil : bodySource)
+        for h in baseHeaders + draft.headers { merged.set(h.name, h.value) }
+        return Variant(name: name, status: finalStatus, headers: merged, body: draft.body ?? [], condition: draft.condition,
+                       delay: draft.delay, throttleBytesPerSecond: draft.throttle, fault: draft.fault, template: template,
+                       description: draft.description, stream: stream, cutAfter: draft.cutAfter,
+                       bodySource: draft.body == nil ? nil : draft.bodySource)
+    }
+
+    /// Reads one key of a variant's object into `draft`. Every key has its own case, so a new
+    /// key cannot fall into another's reading.
+    private func take(_ key: VariantKey, _ value: JSONValue, at p: String, into draft: inout VariantDraft) {
+        switch key {
+        case .status:
+            guard let s = reader.int(value, at: p, in: 100...599) else { return }
+            if let fromName = BodyFile.leadingStatus(draft.name), fromName != s {
+                reader.fail(p, "expected the status the name gives (\(fromName)), found \(s)")
+            }
+            draft.status = s
+        case .headers: draft.headers = reader.headers(value, at: p) ?? []
+        case .body:
+            if let file = draft.file { reader.fail(p, "expected either \(file.relative) or an inline body, found both") }
+            draft.body = Array(value.serialized(pretty: true).utf8)
+            draft.contentType = "application/json; charset=utf-8"
+            draft.bodySource = "\(reader.file): \(p)"
+        case .error: draft.errorValues = errorObject(value, at: p)
+        case .when: draft.condition = reader.condition(value, at: p, parameters: parameters)
+        case .description: draft.description = reader.string(value, at: p)
+        case .template:
+            guard case .bool(let flag) = value else { return reader.fail(p, "expected true or false, found \(value.kindDescription)") }
+            draft.isTemplate = flag
+        case .delay: draft.delay = reader.delay(value, at: p) ?? draft.delay
+        case .throttle: draft.throttle = reader.throttle(value, at: p) ?? draft.throttle
+        case .stream:
+            guard let members = reader.object(value, at: p, allowed: ["every"]), let spec = members.first?.value else {
+                if case .object = value { reader.fail(p, "expected {\"every\": a delay object}") }
+                return
+            }
+            draft.every = reader.delay(spec, at: ValueReader.join(p, "every"))
+        case .keepOpen:
+            guard case .bool(let flag) = value else { return reader.fail(p, "expected true or false, found \(value.kindDescription)") }
+            draft.keepOpen = flag
+        case .fault:
+            if case .object = value {
+                draft.cutAfter = cutAfterFault(value, at: p)
+            } else {
+                draft.fault = reader.fault(value, at: p)
+            }
+        }
+    }
+
+    /// An `error` object rendered through the service's envelope into the body.
+    private func renderError(_ draft: inout VariantDraft, at path: String) {
+        guard let values = draft.errorValues else { return }
+        if draft.body != nil {
+            reader.fail(ValueReader.join(path, "error"), "expected either an error or a body, found both")
+        } else if let envelope {
+            for name in envelope.variables where name != "status" && values[name] == nil {
+                reader.fail(ValueReader.join(path, "error"), "missing \"\(name)\"; the service's errorEnvelope uses {{\(name)}}")
+            }
+            draft.body = Array(envelope.render(values, status: draft.status ?? 0).serialized(pretty: true).utf8)
+            draft.contentType = "application/json; charset=utf-8"
+            draft.bodySource = "\(reader.file): \(ValueReader.join(path, "error"))"
+        } else {
+            reader.fail(ValueReader.join(path, "error"), "expected an errorEnvelope in the service's _service.json to render this error, found none")
+        }
     }
 
     /// The stream of an `.events.json` file, or of an `.ndjson` file with `"stream"`.

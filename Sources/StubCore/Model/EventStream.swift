@@ -31,7 +31,7 @@ public struct EventStream: Sendable {
     public let format: Format
     /// The events in order.
     public let events: [Event]
-    /// Keep the response open after the last event (until the client leaves or the hang cap).
+    /// Keep the response open after the last event (until the client leaves or the hold cap).
     public let keepOpen: Bool
 
     /// A stream.

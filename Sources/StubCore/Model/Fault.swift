@@ -8,7 +8,7 @@ public enum Fault: String, Sendable, CaseIterable, Codable {
     case garbage
     /// A valid head promising more body than is sent, then close.
     case truncate
-    /// Nothing is sent until the client gives up (or the server's hang cap passes).
+    /// Nothing is sent until the client gives up (or the server's hold cap passes).
     case hang
 
     /// The names, for error messages.

@@ -3,7 +3,7 @@
 public enum Limits {
     /// The longest delay a stub file, a request control or an admin override may ask for: one hour.
     public static let maxDelayMs = 3_600_000
-    /// The longest server-wide duration (`--delay`, `--hang-cap`): one day.
+    /// The longest server-wide duration (`--delay`, `--hold-cap`): one day.
     public static let maxDurationMs = 86_400_000
     /// The largest admin request body (an override, a release): 64 KiB, far more than any real
     /// override needs, and little enough that no session can pin much memory with one.

@@ -17,7 +17,7 @@ final class ConnectionAdmission: Sendable {
         /// Open connections from one address; 0 for no cap.
         var perClient: Int
         /// Nanoseconds from connecting (or from a kept-alive request's first line) to the end of its head.
-        var headNs: UInt64
+        var headerTimeoutNs: UInt64
         /// Nanoseconds a kept-alive connection may wait for its next head to be complete.
         var idleNs: UInt64
         /// Nanoseconds a body may take, before `minBodyRate` extends it.
@@ -136,9 +136,9 @@ final class ConnectionAdmission: Sendable {
         return verdict.admitted
     }
 
-    /// A connection was accepted; it must deliver its first head within `limits.headNs`.
+    /// A connection was accepted; it must deliver its first head within `limits.headerTimeoutNs`.
     func opened(fd: Int32, address: ClientAddress?, now: UInt64) -> Connection {
-        let connection = Connection(fd: fd, address: address, deadline: ConnectionAdmission.due(now, limits.headNs), now: now)
+        let connection = Connection(fd: fd, address: address, deadline: ConnectionAdmission.due(now, limits.headerTimeoutNs), now: now)
         state.withLock { s in
             s.open[ObjectIdentifier(connection)] = connection
             if let address { s.perClient[address, default: 0] += 1 }
@@ -146,10 +146,10 @@ final class ConnectionAdmission: Sendable {
         return connection
     }
 
-    /// A request line arrived: its head must be complete within `limits.headNs` from now.
+    /// A request line arrived: its head must be complete within `limits.headerTimeoutNs` from now.
     func headStarted(_ connection: Connection, now: UInt64) {
         if connection.currentPhase == .idle { connection.enter(.head, now: now) }
-        let due = ConnectionAdmission.due(now, limits.headNs)
+        let due = ConnectionAdmission.due(now, limits.headerTimeoutNs)
         var current = connection.deadline.load(ordering: .relaxed)
         while due < current {
             let (exchanged, original) = connection.deadline.compareExchange(expected: current, desired: due, ordering: .relaxed)

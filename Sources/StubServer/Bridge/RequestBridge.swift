@@ -16,7 +16,7 @@ final class RequestBridge: Sendable {
     let responder: StubResponder
     let suspensions: SuspendedConnections
     let admission: ConnectionAdmission
-    let hangCapNs: UInt64
+    let holdCapNs: UInt64
     /// The largest request body accepted (`--max-body`).
     let maxBody: Int
     /// What all requests' bodies may hold in memory at once.
@@ -24,7 +24,7 @@ final class RequestBridge: Sendable {
     /// Runs deferred replies whose work blocks (reloads), one at a time.
     let worker: SerialWorker
 
-    init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, hangCapMs: Int, maxBody: Int,
+    init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, holdCapMs: Int, maxBody: Int,
          bodyMemory: Int = .max) throws(SystemCallError) {
         bodyBudget = BodyBudget(limit: max(bodyMemory, maxBody))
         self.store = store
@@ -35,7 +35,7 @@ final class RequestBridge: Sendable {
             suspensions.shutdown()
             throw error
         }
-        hangCapNs = UInt64(max(0, min(hangCapMs, Limits.maxDurationMs))) * 1_000_000
+        holdCapNs = UInt64(max(0, min(holdCapMs, Limits.maxDurationMs))) * 1_000_000
         self.maxBody = max(0, maxBody)
     }
 
@@ -115,26 +115,28 @@ final class RequestBridge: Sendable {
         context.plan = plan
         if case .deferred(let deferred) = plan.response { return deferReply(deferred, connection, context) }
         guard plan.fault == .hang || plan.delayMs > 0 else { return finish(connection, context) }
-        let extra = plan.fault == .hang ? hangCapNs : 0
+        let extra = plan.fault == .hang ? holdCapNs : 0
         let deadline = (context.releasedNs ?? context.startNs) + UInt64(plan.delayMs) * 1_000_000 + extra
         guard suspensions.suspend(connection.handle, mark: &context.suspension, until: deadline, using: { MHDConnection(handle: $0).suspend() }) != nil else { return .close }
         context.phase = plan.fault == .hang ? .hanging : .delayed
         return .proceed
     }
 
-    /// Holds the request until the test releases it, the hang cap passes or the server stops.
+    /// Holds the request until the test releases it, the hold cap passes or the server stops.
     private func hold(_ plan: ResponsePlan, _ connection: MHDConnection, _ context: RequestContext) -> Outcome {
+        // Only a matched route's override holds, so a held plan always names its route.
+        guard let routeID = plan.routeID else { return .close }
         context.plan = plan
-        let deadline = context.startNs &+ hangCapNs
+        let deadline = context.startNs &+ holdCapNs
         guard let ticket = suspensions.suspend(connection.handle, mark: &context.suspension, until: deadline, using: { MHDConnection(handle: $0).suspend() })
         else { return .close }
         context.holdTicket = ticket
         context.phase = .held
-        responder.control.holdStarted(ticket: ticket, routeID: plan.routeID ?? "", session: plan.session)
+        responder.control.holdStarted(ticket: ticket, routeID: routeID, session: plan.session)
         return .proceed
     }
 
-    /// A held request runs again: released, it is planned afresh; woken by the hang cap or a
+    /// A held request runs again: released, it is planned afresh; woken by the hold cap or a
     /// shutdown, it gets a 503 saying so.
     private func released(_ connection: MHDConnection, _ context: RequestContext) -> Outcome {
         suspensions.didResume(&context.suspension)
@@ -143,8 +145,8 @@ final class RequestBridge: Sendable {
         let stillHeld = responder.control.holdEnded(ticket: ticket)
         if stillHeld || suspensions.isStopping {
             let reply = Reply.error(503, "held response not released", [
-                ("route", .string(context.plan?.routeID ?? "")),
-                ("reason", .string(suspensions.isStopping ? "the server is stopping" : "the hang cap passed")),
+                ("route", context.plan?.routeID.map(JSONValue.string) ?? .null),
+                ("reason", .string(suspensions.isStopping ? "the server is stopping" : "the hold cap passed")),
             ])
             context.plan?.status = 503
             return send(connection, context, status: 503, response: MHDResponse(bytes: reply.body, headers: reply.headers))
@@ -224,7 +226,7 @@ final class RequestBridge: Sendable {
         context.streaming = true
         let status = plan.status
         let body = StreamedBody(plan: stream, connection: connection, suspensions: suspensions, bytesPerSecond: plan.throttleBytesPerSecond,
-                                hangCapNs: hangCapNs) { [self] sent, gone in
+                                holdCapNs: holdCapNs) { [self] sent, gone in
             complete(context, status: status, fault: nil, stream: (sent, gone))
         }
         var headers = variant.headers

@@ -13,7 +13,7 @@ final class RequestContext {
         case hanging
         /// Suspended while a background thread makes the reply (a reload).
         case deferred
-        /// Suspended by an admin hold until released (or the hang cap).
+        /// Suspended by an admin hold until released (or the hold cap).
         case held
         /// The response is queued (a throttled body may still be sending).
         case answered

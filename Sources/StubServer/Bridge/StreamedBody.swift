@@ -4,7 +4,7 @@ import StubCore
 /// chunked encoding. When the next event is not due the reader suspends the connection and the
 /// delay timer resumes it, as for throttled bodies, so ten thousand open streams hold no thread.
 /// It also paces a throttle, cuts the connection after `cutAfter` events, holds a `keepOpen`
-/// stream until the hang cap, and reports how it ended once libmicrohttpd frees it.
+/// stream until the hold cap (`--hold-cap`), and reports how it ended once libmicrohttpd frees it.
 final class StreamedBody: PulledBody {
     let plan: PlannedStream
     let connection: MHDConnection
@@ -22,13 +22,13 @@ final class StreamedBody: PulledBody {
     private var suspension = SuspensionMark()
 
     /// `finished` is called once, when libmicrohttpd frees the response.
-    init(plan: PlannedStream, connection: MHDConnection, suspensions: SuspendedConnections, bytesPerSecond: Int?, hangCapNs: UInt64,
+    init(plan: PlannedStream, connection: MHDConnection, suspensions: SuspendedConnections, bytesPerSecond: Int?, holdCapNs: UInt64,
          finished: @escaping (_ eventsSent: Int, _ clientGone: Bool) -> Void) {
         self.plan = plan
         self.connection = connection
         self.suspensions = suspensions
         self.bytesPerSecond = bytesPerSecond
-        holdUntilNs = hangCapNs
+        holdUntilNs = holdCapNs
         self.finished = finished
         super.init()
     }

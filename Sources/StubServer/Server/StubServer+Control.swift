@@ -20,9 +20,15 @@ extension StubServer {
         control.clearOverride(routeID: route, session: session)
     }
 
-    /// Requests received, oldest first; only those matched to `route` when given.
+    /// The journal: requests received, oldest first; only those matched to `route` when given.
+    public func journal(route: String? = nil, session: String? = nil) -> [RequestRecord] {
+        control.journal(session: session, filter: JournalFilter(route: route)).map(\.record)
+    }
+
+    /// The old name of `journal(route:session:)`.
+    @available(*, deprecated, renamed: "journal(route:session:)")
     public func receivedRequests(route: String? = nil, session: String? = nil) -> [RequestRecord] {
-        control.requests(session: session, filter: JournalFilter(route: route)).map(\.record)
+        journal(route: route, session: session)
     }
 
     /// Waits until the journal holds at least `count` requests (matched to `route` when given) and
@@ -31,7 +37,7 @@ extension StubServer {
     public func waitForRequests(route: String? = nil, count: Int = 1, timeout: Double = 5, session: String? = nil) async -> [RequestRecord] {
         let deadline = MonotonicClock.now() + UInt64(max(0, timeout) * 1_000_000_000)
         while true {
-            let received = receivedRequests(route: route, session: session)
+            let received = journal(route: route, session: session)
             if received.count >= count || MonotonicClock.now() >= deadline { return received }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }

@@ -30,7 +30,7 @@ public final class StubServer: Sendable {
     private let daemons: Locked<[MHDDaemon]>
     private let watcher: StubWatcher?
     private let log: AccessLog?
-    private let sweeper: HeadDeadlineSweeper
+    private let sweeper: HeaderTimeoutSweeper
 
     /// Writes proxied exchanges as stubs (`recordProxiedInto`), if set.
     package let recorder: ProxyRecorder?
@@ -83,7 +83,7 @@ public final class StubServer: Sendable {
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads,
                                  allowEmpty: configuration.proxyUnmatched != nil)
         self.store = store
-        control = StubControl(journalSize: configuration.journalSize, sessionIdleSeconds: configuration.sessionIdleSeconds,
+        control = StubControl(journalSize: configuration.journalSize, sessionTTLSeconds: configuration.sessionTTLSeconds,
                               maxSessions: configuration.maxSessions)
         let contract: ContractChecker?
         do {
@@ -119,9 +119,9 @@ public final class StubServer: Sendable {
             let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { _ = shutdown($0, Int32(SHUT_RDWR)) },
                                                 peerGone: LibC.peerClosed,
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
-            madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, hangCapMs: configuration.hangCapMs,
+            madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, holdCapMs: configuration.holdCapMs,
                                            maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes)
-            sweeper = try HeadDeadlineSweeper(admission: admission)
+            sweeper = try HeaderTimeoutSweeper(admission: admission)
         } catch {
             for socket in sockets { close(socket.fd) }
             madeBridge?.suspensions.shutdown()

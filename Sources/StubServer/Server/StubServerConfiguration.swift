@@ -16,8 +16,9 @@ public struct StubServerConfiguration: Sendable {
     public var log = AccessLogFormat.off
     /// Milliseconds added to every stub response (a whole slow-network test run).
     public var baseDelayMs = 0
-    /// How long a `hang` fault holds a connection before closing it.
-    public var hangCapMs = 300_000
+    /// The longest stubd holds a connection open on purpose: a `hang` fault, a hold, a keep-open
+    /// stream (`--hold-cap`). Past it the connection is closed.
+    public var holdCapMs = 300_000
     /// Concurrent connections accepted; more are closed as soon as they connect (and logged).
     public var connectionLimit = StubServerConfiguration.defaultConnectionLimit()
     /// Concurrent connections from one client address; more are closed as soon as they connect.
@@ -50,8 +51,8 @@ public struct StubServerConfiguration: Sendable {
     public var pollingThreads = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Requests kept in the journal (a ring); 0 keeps none.
     public var journalSize = 1000
-    /// Seconds a session's overrides and sequences survive without use.
-    public var sessionIdleSeconds = StubControl.defaultSessionIdleSeconds
+    /// Seconds a session's overrides and sequences survive without use (`--session-ttl`).
+    public var sessionTTLSeconds = StubControl.defaultSessionTTLSeconds
     /// Sessions holding overrides at once; beyond it the least recently used are dropped.
     public var maxSessions = StubControl.defaultMaxSessions
     /// Serve the admin API under `/__stubd/`.
@@ -129,8 +130,36 @@ public struct StubServerConfiguration: Sendable {
     /// Print reload outcomes to standard error.
     public var announceReloads = false
 
-    /// A configuration with the defaults.
+    /// A configuration with the defaults: a free port on 127.0.0.1, no access log, no watching.
+    /// What an in-process test wants.
     public init() {}
+
+    /// The `stubd` daemon's starting point: the library's defaults but port 8080 on `localhost`
+    /// (127.0.0.1 and ::1), the text access log, and reloads on change, announced. Every other
+    /// default is the library's own, so the two cannot drift apart.
+    public static var daemon: StubServerConfiguration {
+        var configuration = StubServerConfiguration()
+        configuration.port = 8080
+        configuration.host = "localhost"
+        configuration.log = .text
+        configuration.watch = true
+        configuration.announceReloads = true
+        return configuration
+    }
+
+    /// The old name of `holdCapMs`.
+    @available(*, deprecated, renamed: "holdCapMs")
+    public var hangCapMs: Int {
+        get { holdCapMs }
+        set { holdCapMs = newValue }
+    }
+
+    /// The old name of `sessionTTLSeconds`.
+    @available(*, deprecated, renamed: "sessionTTLSeconds")
+    public var sessionIdleSeconds: Double {
+        get { sessionTTLSeconds }
+        set { sessionTTLSeconds = newValue }
+    }
 
     /// True when `host` is a loopback address (`127.0.0.0/8`, `::1`, `::ffff:127.0.0.1`, `localhost`):
     /// nothing outside this machine can connect.
@@ -146,7 +175,7 @@ public struct StubServerConfiguration: Sendable {
         // that keeps sending without finishing a head is cut here.
         let idle = idleTimeoutSeconds <= 0 ? UInt64.max : UInt64(min(idleTimeoutSeconds, Limits.maxDurationMs / 1000) + 1) * 1_000_000_000
         return ConnectionAdmission.Limits(connections: max(1, connectionLimit), perClient: max(0, maxClientConnections ?? defaultCap),
-                                          headNs: UInt64(max(1, min(headerTimeoutMs, Limits.maxDurationMs))) * 1_000_000, idleNs: idle,
+                                          headerTimeoutNs: UInt64(max(1, min(headerTimeoutMs, Limits.maxDurationMs))) * 1_000_000, idleNs: idle,
                                           bodyNs: UInt64(max(1, min(bodyTimeoutMs, Limits.maxDurationMs))) * 1_000_000, minBodyRate: max(0, minBodyRate))
     }
 

@@ -11,20 +11,28 @@ enum CheckCommand {
                   "                      statuses and operations only one side has) as problems"])
 
     static func run(_ arguments: [String]) -> Int32 {
-        guard let parsed = StubDirectoryArgument.parse(arguments, usage: usage, flags: ["--strict"], values: ["--openapi", "--spec-root"]) else { return 2 }
+        let parsed: DirectoryCommandLine.Values
+        switch DirectoryCommandLine.parse(arguments, switches: ["--strict"], values: ["--openapi", "--spec-root"]) {
+        case .failure(let error):
+            StubdCommand.fail(error.message, usage: usage)
+            return 2
+        case .success(.help):
+            print(usage)
+            return 0
+        case .success(.run(let values)): parsed = values
+        }
         let directory = parsed.directory
-        if directory.isEmpty { print(usage); return 0 }
         switch StubLoader.load(directory: directory) {
         case .success(let catalog):
             let variants = catalog.routes.reduce(0) { $0 + $1.variants.count }
             for warning in catalog.warnings { StubdCommand.printError("warning: \(warning)") }
-            if parsed.flags.contains("--strict") && !catalog.warnings.isEmpty {
+            if parsed.switches.contains("--strict") && !catalog.warnings.isEmpty {
                 StubdCommand.printError("\(directory): \(catalog.warnings.count) warning(s), failing because of --strict")
                 return 1
             }
             if let spec = parsed.values["--openapi"] {
                 return ContractCheckReport.run(catalog: catalog, directory: directory, spec: spec, specRoot: parsed.values["--spec-root"],
-                                              strict: parsed.flags.contains("--strict"), variants: variants)
+                                              strict: parsed.switches.contains("--strict"), variants: variants)
             }
             print("\(directory): OK, \(catalog.routes.count) routes, \(variants) variants")
             return 0
@@ -36,7 +44,7 @@ enum CheckCommand {
     }
 }
 
-/// The optional `[DIR]` argument shared by `check` and `routes`.
+/// The help text shared by `check` and `routes`, which take an optional `[DIR]`.
 enum StubDirectoryArgument {
     /// The help text of a command that takes only `[DIR]`.
     static func usage(command: String, overview: String, options: [String] = []) -> String {
@@ -52,32 +60,5 @@ enum StubDirectoryArgument {
         OPTIONS:
         \(extra)  -h, --help              Show this help
         """
-    }
-
-    /// The directory ("" when help was asked for) and the `flags` given, nil after a usage error
-    /// (already printed).
-    static func parse(_ arguments: [String], usage: String, flags known: Set<String> = [], values: Set<String> = [])
-        -> (directory: String, flags: Set<String>, values: [String: String])? {
-        var scanner = ArgumentScanner(arguments)
-        var flags: Set<String> = []
-        var given: [String: String] = [:]
-        while let option = scanner.nextOption() {
-            if option == "-h" || option == "--help" { return ("", flags, given) }
-            if known.contains(option) { flags.insert(option); continue }
-            if values.contains(option) {
-                do { given[option] = try scanner.value(for: option) } catch {
-                    StubdCommand.fail(error.message, usage: usage)
-                    return nil
-                }
-                continue
-            }
-            StubdCommand.fail("unknown option \(option)", usage: usage)
-            return nil
-        }
-        guard scanner.positionals.count <= 1 else {
-            StubdCommand.fail("expected at most one directory, got \(scanner.positionals.count) arguments", usage: usage)
-            return nil
-        }
-        return (scanner.positionals.first ?? getenv("STUBD_STUBS").map { String(cString: $0) } ?? "Stubs", flags, given)
     }
 }

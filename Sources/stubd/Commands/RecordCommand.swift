@@ -12,51 +12,51 @@ import StubServer
 /// into DIR as stubs (the import's grouping, naming and redaction). DIR is written, never served
 /// or watched here, so no reload runs while recording.
 enum RecordCommand {
-    static let usage = """
-    OVERVIEW: Proxy to a real API and write every exchange as stubs.
-
-    USAGE: stubd record --upstream URL --stubs DIR [--port PORT] [--host HOST]
-
-    OPTIONS:
-      --upstream URL          The real API (http:// or https://); request paths are appended
-      --stubs DIR             Where the stubs are written (created if missing)
-      --host HOST             Address to bind (default localhost)
-      --port PORT             Port to bind, 0 for a free one (default 8080)
-      --timeout DURATION      How long to wait for the upstream before a 502 (default 30s)
-      -h, --help              Show this help
-
-    Ctrl-C or SIGTERM finishes writing and exits 0.
-    """
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> (StubServerConfiguration, stubs: String) {
-        var configuration = StubServerConfiguration()
-        configuration.host = "localhost"
-        configuration.port = 8080
-        configuration.log = .text
-        configuration.watch = false
-        var stubs = ""
-        var scanner = ArgumentScanner(arguments)
-        while let option = scanner.nextOption() {
-            switch option {
-            case "--upstream": configuration.proxyUnmatched = try ServeCommand.upstreamURL(try scanner.value(for: option), flag: option)
-            case "--stubs": stubs = try scanner.value(for: option)
-            case "--host": configuration.host = try scanner.value(for: option)
-            case "--port": configuration.port = try scanner.int(for: option, in: 0...65535)
-            case "--timeout": configuration.proxyTimeoutSeconds = Double(max(1, try scanner.duration(for: option))) / 1000
-            default: throw ArgumentScanner.unknown(option)
-            }
+    /// `record`'s settings: its own `--upstream` and `--stubs`, and `serve`'s for the rest, so
+    /// the same flag means the same thing (and reads the same variable) in both.
+    static var settings: [Setting] {
+        [
+            .upstream("--upstream", \.configuration.proxyUnmatched, help: "The real API (http:// or https://); request paths are appended"),
+            .text("--stubs", "DIR", \.stubs, help: "Where the stubs are written (created if missing)"),
+        ] + ["--host", "--port", "--proxy-timeout", "--proxy-ca"].map { flag in
+            var setting = ServeSettings.all.first { $0.flag == flag }!
+            if flag == "--proxy-timeout" { setting.aliases = ["--timeout"] }
+            return setting
         }
-        if let extra = scanner.positionals.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
+    }
+
+    static var usage: String {
+        """
+        OVERVIEW: Proxy to a real API and write every exchange as stubs.
+
+        USAGE: stubd record --upstream URL --stubs DIR [OPTIONS]
+
+        OPTIONS:
+        \(Setting.helpText(settings))
+          -h, --help              Show this help
+
+        Ctrl-C or SIGTERM finishes writing and exits 0.
+        """
+    }
+
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> (StubServerConfiguration, stubs: String) {
+        var start = ServeOptions()
+        // The folder is written, never served: nothing to watch or announce.
+        start.configuration.watch = false
+        start.configuration.announceReloads = false
+        let result = try SettingsReader(settings: settings).read(arguments, environment: environment, into: start)
+        if let extra = result.positionals.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
+        var configuration = result.options.configuration
         guard configuration.proxyUnmatched != nil else { throw UsageError(message: "expected --upstream URL") }
-        guard !stubs.isEmpty else { throw UsageError(message: "expected --stubs DIR") }
-        configuration.recordProxiedInto = URL(fileURLWithPath: stubs)
-        return (configuration, stubs)
+        guard result.sources["--stubs"] != nil, !result.options.stubs.isEmpty else { throw UsageError(message: "expected --stubs DIR") }
+        configuration.recordProxiedInto = URL(fileURLWithPath: result.options.stubs)
+        return (configuration, result.options.stubs)
     }
 
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.contains("-h") || arguments.contains("--help") { print(usage); return 0 }
         let (configuration, stubs): (StubServerConfiguration, String)
-        do { (configuration, stubs) = try parse(arguments) } catch {
+        do { (configuration, stubs) = try parse(arguments, environment: ProcessInfo.processInfo.environment) } catch {
             StubdCommand.fail(error.message, usage: usage)
             return 2
         }

@@ -7,8 +7,16 @@ enum RoutesCommand {
         command: "routes", overview: "Print the routes of a stub directory: service, route, method, full path, variants, default.")
 
     static func run(_ arguments: [String]) -> Int32 {
-        guard let directory = StubDirectoryArgument.parse(arguments, usage: usage)?.directory else { return 2 }
-        if directory.isEmpty { print(usage); return 0 }
+        let directory: String
+        switch DirectoryCommandLine.parse(arguments) {
+        case .failure(let error):
+            StubdCommand.fail(error.message, usage: usage)
+            return 2
+        case .success(.help):
+            print(usage)
+            return 0
+        case .success(.run(let values)): directory = values.directory
+        }
         switch StubLoader.load(directory: directory) {
         case .success(let catalog):
             print(table(catalog), terminator: "")

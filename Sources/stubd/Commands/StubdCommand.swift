@@ -10,7 +10,7 @@ enum StubdCommand {
            stubd check [DIR] [--openapi SPEC] [--strict]
            stubd routes [DIR]
            stubd probe URL
-           stubd tls init [--dir DIR] [--host NAME ...]
+           stubd tls init [--tls-dir DIR] [--host NAME ...]
            stubd import-har FILE.har --stubs DIR
            stubd import-openapi SPEC --stubs DIR
            stubd record --upstream URL --stubs DIR

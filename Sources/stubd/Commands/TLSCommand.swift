@@ -13,13 +13,14 @@ enum TLSCommand {
     static let usage = """
     OVERVIEW: Make a local certificate authority and a server certificate for `stubd serve --tls`.
 
-    USAGE: stubd tls init [--dir DIR] [--host NAME ...]
+    USAGE: stubd tls init [--tls-dir DIR] [--host NAME ...]
 
     Running it again keeps the authority (clients stay trusting it) and renews the server
     certificate, for the default names and every --host given.
 
     OPTIONS:
-      --dir DIR               Where the files go (default ~/.stubd/tls; env STUBD_TLS_DIR)
+      --tls-dir DIR           Where the files go, the folder `serve --tls-dir` reads (default
+                              ~/.stubd/tls; env STUBD_TLS_DIR; also --dir)
       --host NAME             Another host name or IP address for the server certificate
                               (repeatable); localhost, 127.0.0.1, ::1 and this machine's name
                               are always in it
@@ -38,7 +39,7 @@ enum TLSCommand {
         do throws(UsageError) {
             while let option = scanner.nextOption() {
                 switch option {
-                case "--dir": directory = try scanner.value(for: option)
+                case "--tls-dir", "--dir": directory = try scanner.value(for: option)
                 case "--host": hosts.append(try scanner.value(for: option))
                 default: throw ArgumentScanner.unknown(option)
                 }

@@ -2,7 +2,7 @@ import StubCore
 
 /// The thread that closes connections whose request head is late (`ConnectionAdmission.sweep`),
 /// four times a second: a head deadline is seconds long, so a quarter second of slack is noise.
-final class HeadDeadlineSweeper: Sendable {
+final class HeaderTimeoutSweeper: Sendable {
     static let intervalMs: Int32 = 250
 
     private let thread: StoppableThread
@@ -11,7 +11,7 @@ final class HeadDeadlineSweeper: Sendable {
         thread = try StoppableThread { stopFD in
             var poller = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
             // Ends when the stop descriptor becomes readable (or poll fails for good).
-            while (try? SystemCall.run("poll", { poll(&poller, 1, HeadDeadlineSweeper.intervalMs) })) == 0 {
+            while (try? SystemCall.run("poll", { poll(&poller, 1, HeaderTimeoutSweeper.intervalMs) })) == 0 {
                 admission.sweep(now: MonotonicClock.now())
             }
         }

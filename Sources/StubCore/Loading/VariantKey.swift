@@ -1,0 +1,37 @@
+/// The keys a variant's object in `route.json` may hold, in the order the format describes them.
+enum VariantKey: String, CaseIterable {
+    case status, headers, body, error, when, description, delay, throttle, fault, template, stream, keepOpen
+}
+
+/// A variant as its keys are read, before it is checked whole and made a `Variant`.
+struct VariantDraft {
+    let name: String
+    let file: BodyFile?
+    var status: Int?
+    var headers: [HTTPHeader] = []
+    var body: [UInt8]?
+    var contentType: String?
+    var condition: RequestCondition?
+    var delay: DelaySpec?
+    var throttle: Int?
+    var fault: Fault?
+    var description: String?
+    var errorValues: [String: String]?
+    var isTemplate = false
+    var bodySource: String?
+    var every: DelaySpec?
+    var keepOpen = false
+    var cutAfter: Int?
+
+    /// A draft with what the name and the body file give, and the route's delay and throttle.
+    init(name: String, file: BodyFile?, delay: DelaySpec?, throttle: Int?) {
+        self.name = name
+        self.file = file
+        status = BodyFile.leadingStatus(name)
+        body = file?.bytes
+        contentType = file?.contentType
+        bodySource = file?.relative
+        self.delay = delay
+        self.throttle = throttle
+    }
+}

@@ -1,0 +1,123 @@
+import StubServer
+import StubCore
+
+/// Every setting of `stubd serve`, once, in the order `--help` and the README list them. The
+/// flag's `STUBD_*` variable, the default shown, and the error for a bad value all come from here.
+enum ServeSettings {
+    static var all: [Setting] { basics + limits + serving + proxy + contract + tls }
+
+    static var basics: [Setting] {
+        [
+            .text("--stubs", "DIR", \.stubs, help: "Stub directory"),
+            .text("--host", "HOST", \.configuration.host,
+                  help: "Address to bind; localhost listens on 127.0.0.1 and ::1 on one port"),
+            .port("--port", \.configuration.port, help: "Port to bind, 0 for a free one"),
+            .choice("--log", "FORMAT", \.configuration.log, help: "Access log: text, json or off"),
+            .duration("--delay", \.configuration.baseDelayMs, help: "Base delay added to every stub response, e.g. 300ms"),
+            with(.duration("--hold-cap", \.configuration.holdCapMs, minimum: 1, help:
+                "Longest a connection is held open: a `hang` fault, a hold, a keep-open stream"), aliases: ["--hang-cap"]),
+            .number("--journal-size", "N", 0...10_000_000, \.configuration.journalSize, help: "Requests kept in the journal, 0 to keep none"),
+            .seconds("--session-ttl", \.configuration.sessionTTLSeconds, minimum: 1000,
+                     help: "Drop a session's overrides and sequences after this long unused"),
+            .number("--max-sessions", "N", 1...10_000_000, \.configuration.maxSessions,
+                    help: "Sessions holding overrides at once; the least recently used go first"),
+            .optionalText("--admin-token", "TOKEN", \.configuration.adminToken,
+                          help: "Require `Authorization: Bearer TOKEN` on admin calls"),
+            .toggle("--no-admin", \.configuration.adminEnabled, on: false, help: "Turn off the admin API under /__stubd/"),
+            .toggle("--no-watch", \.configuration.watch, on: false, help: "Do not reload when stub files change"),
+            .choice("--watch", "MODE", \.configuration.watchMode, help: "How changes are noticed: native (inotify on Linux) or poll"),
+        ]
+    }
+
+    static var limits: [Setting] {
+        [
+            .size("--max-body", \.configuration.maxBodyBytes, help: "Largest request body; larger ones get 413"),
+            .size("--max-body-memory", \.configuration.maxBodyMemoryBytes,
+                  help: "Request bodies all requests may hold in memory at once; past it, 503"),
+            .duration("--header-timeout", \.configuration.headerTimeoutMs, minimum: 1,
+                      help: "Time a client has to send a complete request head"),
+            .duration("--body-timeout", \.configuration.bodyTimeoutMs, minimum: 1,
+                      help: "Time a request body may take, extended by --body-min-rate"),
+            .number("--body-min-rate", "BYTES", 0...1_073_741_824, \.configuration.minBodyRate,
+                    help: "Each BYTES of body received extend --body-timeout by a second; 0 for none"),
+            .optionalNumber("--max-connections", "N", 1...1_000_000, \.maxConnections, help: "Open connections; more are closed at once",
+                            defaultNote: "the file limit, raised to its hard limit, minus 64"),
+            .optionalNumber("--max-client-connections", "N", 0...1_000_000, \.configuration.maxClientConnections,
+                            help: "Open connections from one address, 0 for no cap",
+                            defaultNote: "none on a loopback address, else half of --max-connections"),
+            .size("--connection-memory", \.configuration.connectionMemoryLimit, 2048...1_048_576,
+                  help: "Memory per connection for request and response heads; larger request heads get 431"),
+        ]
+    }
+
+    static var serving: [Setting] {
+        [
+            with(.number("--threads", "N", 1...64, \.configuration.pollingThreads, help: "libmicrohttpd polling threads"),
+                 defaultNote: "one per core, at most 4"),
+            .choice("--event-loop", "LOOP", \.configuration.eventLoop, help: "How sockets are awaited: native (epoll on Linux) or poll"),
+        ]
+    }
+
+    static var proxy: [Setting] {
+        [
+            .upstream("--proxy-unmatched", \.configuration.proxyUnmatched,
+                      help: "Forward requests no stub matches to URL (502 when it fails); the journal marks them proxied"),
+            .seconds("--proxy-timeout", \.configuration.proxyTimeoutSeconds, minimum: 1,
+                     help: "How long a proxied request waits for the upstream before a 502"),
+            .file("--proxy-ca", "FILE", \.configuration.proxyAuthorities,
+                  help: "PEM authorities an https upstream may chain to, beside the system's"),
+            .toggle("--record-unmatched", \.recordUnmatched, help: "Also write proxied exchanges into the stub directory as stubs"),
+        ]
+    }
+
+    static var contract: [Setting] {
+        [
+            .file("--openapi", "SPEC", \.configuration.openAPI,
+                  help: "Check requests to stubbed routes against this OpenAPI document; violations go into the journal, the log and health"),
+            .toggle("--openapi-enforce", \.configuration.openAPIEnforce,
+                    help: "Answer violating requests with 400 (422 for a body schema failure) in the service's error envelope"),
+            with(.file("--spec-root", "DIR", \.configuration.openAPIRoot, help: "Folder the document's file $refs may reach"),
+                 defaultNote: "the document's folder"),
+        ]
+    }
+
+    static var tls: [Setting] {
+        [
+            Setting(flag: "--tls", valueName: nil, help: "Also serve HTTPS, with the certificate `stubd tls init` made",
+                    expectation: "1 or 0 (true/false, yes/no, on/off)",
+                    apply: { text, options in
+                        guard let on = Setting.switchValue(text) else { return false }
+                        options.tlsSwitch = on
+                        return true
+                    },
+                    reset: { $0.tlsSwitch = nil }, show: { $0.tlsEnabled ? "1" : "0" }),
+            implyingTLS(.port("--tls-port", \.tlsPort, help: "HTTPS port; setting it turns HTTPS on")),
+            implyingTLS(with(.text("--tls-dir", "DIR", \.tlsDirectory, help: "Folder with server.pem and server-key.pem; setting it turns HTTPS on"),
+                             defaultNote: "~/.stubd/tls")),
+            implyingTLS(.toggle("--tls-only", \.tlsOnly, help: "Serve HTTPS only, no plain HTTP")),
+        ]
+    }
+
+    /// `setting` with aliases or a default in words.
+    static func with(_ setting: Setting, aliases: [String] = [], defaultNote: String? = nil) -> Setting {
+        var changed = setting
+        changed.aliases = aliases
+        if let defaultNote { changed.defaultNote = defaultNote }
+        return changed
+    }
+
+    /// An HTTPS setting that turns HTTPS on when given (`--tls-only` only when on).
+    static func implyingTLS(_ setting: Setting) -> Setting {
+        var changed = setting
+        let apply = setting.apply
+        changed = Setting(flag: setting.flag, aliases: setting.aliases, valueName: setting.valueName, help: setting.help,
+                          expectation: setting.expectation, defaultNote: setting.defaultNote,
+                          apply: { text, options in
+                              guard apply(text, &options) else { return false }
+                              if setting.flag != "--tls-only" || options.tlsOnly { options.tlsImplied = true }
+                              return true
+                          },
+                          reset: setting.reset, show: setting.show)
+        return changed
+    }
+}
