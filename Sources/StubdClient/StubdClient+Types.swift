@@ -1,7 +1,7 @@
 import Foundation
 
 extension StubdClient {
-    /// The faults stubd can serve instead of a response.
+    /// The faults stubd serves (the same list as the server's `Fault`; a test keeps them equal).
     public enum Fault: String, Sendable, CaseIterable {
         /// The connection is reset (`URLError.networkConnectionLost`).
         case reset
@@ -17,8 +17,17 @@ extension StubdClient {
 
     /// `GET /__stubd/health`.
     public struct Health: Decodable, Sendable {
-        /// `ok`, or `degraded` after a failed reload.
-        public let status: String
+        /// What the server says of its stubs (the same list as the server's `HealthReport.Status`;
+        /// a test keeps them equal).
+        public enum Status: String, Decodable, Sendable, CaseIterable {
+            /// The last load succeeded.
+            case ok
+            /// The last reload failed; the stubs loaded before it are still served.
+            case degraded
+        }
+
+        /// `.ok`, or `.degraded` after a failed reload.
+        public let status: Status
         /// Routes served.
         public let routes: Int
         /// The problems of the last failed reload.

@@ -29,7 +29,7 @@ public final class StubdClient: Sendable {
     public func waitUntilHealthy(timeout: Double = 10) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let health = try? await health(), health.status == "ok" { return }
+            if let health = try? await health(), health.status == .ok { return }
             try await Task.sleep(nanoseconds: 100_000_000)
         }
         throw StubdClientError.timedOut("stubd at \(baseURL) was not healthy within \(timeout) s")

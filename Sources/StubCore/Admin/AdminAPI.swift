@@ -98,7 +98,7 @@ package struct AdminAPI: Sendable {
     func health() -> Reply {
         let report = host.health
         var members: [(key: String, value: JSONValue)] = [
-            ("status", .string(report.problems.isEmpty ? "ok" : "degraded")),
+            ("status", .string(report.status.rawValue)),
             ("routes", .number(Double(host.currentCatalog.routes.count))),
             ("stubsLoadedAt", .string(ISO8601.format(report.loadedAt))),
             ("version", .string(version)),
@@ -111,10 +111,10 @@ package struct AdminAPI: Sendable {
     func reload() -> Reply {
         switch host.reloadNow() {
         case .success(let catalog):
-            return .json(200, .object([("status", .string("ok")), ("routes", .number(Double(catalog.routes.count)))]))
+            return .json(200, .object([("status", .string(HealthReport.Status.ok.rawValue)), ("routes", .number(Double(catalog.routes.count)))]))
         case .failure(let failure):
             return .json(422, .object([
-                ("status", .string("degraded")),
+                ("status", .string(HealthReport.Status.degraded.rawValue)),
                 ("error", .string("the stub directory has problems; the last good stubs are still served")),
                 ("errors", .array(failure.problems.map { .string($0.description) })),
             ]))
