@@ -12,7 +12,7 @@ run: deps
 
 ## Build and run the whole test suite (unit and real-socket integration tests), then the
 ## example API clients in Examples/ against an in-process stubd
-## Tests run one at a time: many measure delays and deadlines, which two cores shared by 26 suites
+## Tests run one at a time: many measure delays and deadlines, which two cores shared by every suite
 ## at once stretch by seconds (about 1 min instead of 25 s).
 test: deps
 	swift build --build-tests

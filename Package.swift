@@ -36,14 +36,14 @@ let package = Package(
         .target(name: "StubProxy", dependencies: ["StubCore", "StubCapture", "CGnuTLS"]),
         .target(name: "StubSchema", dependencies: ["StubCore"]),
         .target(name: "StubContract", dependencies: ["StubCore", "StubSchema", "StubCapture", "CYAML"]),
-        .target(name: "StubServer", dependencies: ["StubCore", "StubTLS", "StubProxy", "StubContract", "CMicroHTTPD"]),
-        .target(name: "StubTesting"),
+        .target(name: "StubServer", dependencies: ["StubCore", "CMicroHTTPD"]),
+        .target(name: "StubTesting", dependencies: ["StubServer"]),
         .target(name: "StubdClient"),
         .executableTarget(name: "stubd-conformance", dependencies: ["StubSchema", "StubCore"]),
-        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "CSystem"]),
+        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubTesting"]),
         .testTarget(name: "StubSchemaTests", dependencies: ["StubSchema", "StubCore"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubSchema", "StubTesting", "StubdClient"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSchema", "StubTesting", "StubdClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,16 +3,16 @@ import StubCore
 /// The files a layout is written as, relative to the stub root.
 extension CaptureLayout {
     /// One file to write.
-    public struct File: Sendable {
+    package struct File: Sendable {
         /// The path relative to the stub root.
-        public var path: String
+        package var path: String
         /// The file's contents.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// A file whose contents these are instead (linked, not read), when set.
-        public var source: String?
+        package var source: String?
 
         /// A file at `path` (relative to the stub root) holding `bytes`, or the contents of `source`.
-        public init(path: String, bytes: [UInt8], source: String? = nil) {
+        package init(path: String, bytes: [UInt8], source: String? = nil) {
             self.path = path
             self.bytes = bytes
             self.source = source
@@ -39,7 +39,7 @@ extension CaptureLayout {
     }
 
     /// Every file of every service.
-    public var files: [File] { services.flatMap { files(of: $0) } }
+    package var files: [File] { services.flatMap { files(of: $0) } }
 
     static func routeJSON(_ route: Route) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("method", .string(route.method)), ("path", .string(route.path))]
@@ -69,7 +69,7 @@ extension CaptureLayout {
     }
 
     /// `service/route: 200, 404, 200-2` lines for the import's report.
-    public var summary: [String] {
+    package var summary: [String] {
         services.flatMap { service in
             service.routes.map { "\(service.name)/\($0.folder)  \($0.method) \(service.basePath)\($0.path == "/" && !service.basePath.isEmpty ? "" : $0.path)  variants: \($0.variants.map(\.name).joined(separator: ", "))" }
         }

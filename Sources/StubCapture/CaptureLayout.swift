@@ -9,84 +9,84 @@ import StubCore
 /// `basePath` the paths' common prefix), a route per method and path shape, a variant per
 /// distinct response, picked by `when` on what told the requests apart. Secrets are taken out on
 /// the way (see `SecretPolicy`).
-public struct CaptureLayout: Sendable {
+package struct CaptureLayout: Sendable {
     /// How exchanges are grouped.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The service folder's name; only with one host (default: the host).
-        public var service: String?
+        package var service: String?
         /// The service's `basePath` (default: the common prefix of the paths).
-        public var basePath: String?
+        package var basePath: String?
         /// Id-like segments that vary become `{param}`; false keeps literal paths.
-        public var templates = true
+        package var templates = true
 
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     /// One service folder.
-    public struct Service: Sendable {
+    package struct Service: Sendable {
         /// The folder name.
-        public var name: String
+        package var name: String
         /// The host its requests went to.
-        public var host: String
+        package var host: String
         /// The paths' common prefix, or empty.
-        public var basePath: String
+        package var basePath: String
         /// Its routes, in capture order.
-        public var routes: [Route]
+        package var routes: [Route]
     }
 
     /// One route folder.
-    public struct Route: Sendable {
+    package struct Route: Sendable {
         /// The folder name (`get-users-id`).
-        public var folder: String
+        package var folder: String
         /// Upper-case method.
-        public var method: String
+        package var method: String
         /// The path after the basePath, with `{param}` templates.
-        public var path: String
+        package var path: String
         /// A note, such as the sequence of a repeated request.
-        public var description: String?
+        package var description: String?
         /// Headers every variant has, written in route.json.
-        public var headers: [(name: String, value: String)]
+        package var headers: [(name: String, value: String)]
         /// Its variants, in the order they were captured.
-        public var variants: [Variant]
+        package var variants: [Variant]
         /// The first 2xx variant, served when no `when` holds.
-        public var defaultVariant: String?
+        package var defaultVariant: String?
     }
 
     /// One variant: a body file (or none) and what selects it.
-    public struct Variant: Sendable {
+    package struct Variant: Sendable {
         /// The variant name (`200`, `200-2`, `404`).
-        public var name: String
+        package var name: String
         /// The captured status.
-        public var status: Int
+        package var status: Int
         /// The body file's extension, or nil for an empty body.
-        public var fileExtension: String?
+        package var fileExtension: String?
         /// The body as written (pretty JSON, secrets out).
-        public var body: [UInt8]
+        package var body: [UInt8]
         /// The file the body is copied from instead, when a recording kept it on disk.
-        public var bodyFile: String? = nil
+        package var bodyFile: String? = nil
         /// Headers kept for this variant.
-        public var headers: [(name: String, value: String)]
+        package var headers: [(name: String, value: String)]
         /// `(kind, name, value)`: kind is `path`, `query` or `body`.
-        public var when: [(kind: String, name: String, value: String)]
+        package var when: [(kind: String, name: String, value: String)]
     }
 
     /// The services, one per host.
-    public var services: [Service]
+    package var services: [Service]
     /// What was redacted.
-    public var redactions: RedactionReport
+    package var redactions: RedactionReport
 
     /// A layout of `services`.
-    public init(services: [Service], redactions: RedactionReport) {
+    package init(services: [Service], redactions: RedactionReport) {
         self.services = services
         self.redactions = redactions
     }
 
     /// The service folder name a host gets by default.
-    public static func serviceName(host: String) -> String { PathTemplating.serviceName(host: host) }
+    package static func serviceName(host: String) -> String { PathTemplating.serviceName(host: host) }
 
     /// Groups `exchanges` into services, routes and variants.
-    public static func build(_ exchanges: [CapturedExchange], options: Options = Options(), policy: SecretPolicy = SecretPolicy()) -> CaptureLayout {
+    package static func build(_ exchanges: [CapturedExchange], options: Options = Options(), policy: SecretPolicy = SecretPolicy()) -> CaptureLayout {
         var report = RedactionReport()
         // Secrets in requests are never written, but their values are scrubbed wherever they reappear.
         for exchange in exchanges { noteRequestSecrets(exchange, policy: policy, report: &report) }

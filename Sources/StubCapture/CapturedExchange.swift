@@ -6,35 +6,35 @@ import Foundation
 
 /// One request and the response it got, as a capture (a HAR entry) or a recording saw it. Header
 /// values are as sent; the body is the decoded bytes.
-public struct CapturedExchange: Sendable {
+package struct CapturedExchange: Sendable {
     /// Upper-case method.
-    public var method: String
+    package var method: String
     /// `http` or `https`.
-    public var scheme: String
+    package var scheme: String
     /// Host, with `:port` when it is not the scheme's default.
-    public var host: String
+    package var host: String
     /// The path as sent, without the query.
-    public var path: String
+    package var path: String
     /// Query parameters in order, percent-decoded.
-    public var query: [(name: String, value: String)]
+    package var query: [(name: String, value: String)]
     /// Request headers in order.
-    public var requestHeaders: [(name: String, value: String)]
+    package var requestHeaders: [(name: String, value: String)]
     /// The request body.
-    public var requestBody: [UInt8]
+    package var requestBody: [UInt8]
     /// The response status.
-    public var status: Int
+    package var status: Int
     /// Response headers in order.
-    public var responseHeaders: [(name: String, value: String)]
+    package var responseHeaders: [(name: String, value: String)]
     /// The response body, decoded (base64 undone, content encodings undone).
-    public var responseBody: [UInt8]
+    package var responseBody: [UInt8]
     /// The response's media type (`application/json; charset=utf-8`), when known.
-    public var mimeType: String?
+    package var mimeType: String?
     /// The response body kept in a file instead of `responseBody` (a recording), already
     /// processed as a stub body: secrets out, JSON re-indented.
-    public var spooledBody: SpooledBody?
+    package var spooledBody: SpooledBody?
 
     /// An exchange.
-    public init(method: String, scheme: String = "https", host: String, path: String, query: [(name: String, value: String)] = [],
+    package init(method: String, scheme: String = "https", host: String, path: String, query: [(name: String, value: String)] = [],
                 requestHeaders: [(name: String, value: String)] = [], requestBody: [UInt8] = [], status: Int,
                 responseHeaders: [(name: String, value: String)] = [], responseBody: [UInt8] = [], mimeType: String? = nil) {
         self.method = method.uppercased()
@@ -63,18 +63,18 @@ public struct CapturedExchange: Sendable {
 }
 
 /// A response body a recording keeps on disk rather than in memory, processed once as it arrived.
-public struct SpooledBody: Sendable, Hashable {
+package struct SpooledBody: Sendable, Hashable {
     /// The file holding the processed body.
-    public var path: String
+    package var path: String
     /// The extension the stub body file gets (`json`, `txt`, `bin`).
-    public var fileExtension: String
+    package var fileExtension: String
     /// Identifies the bytes (a hash and the size), so equal bodies are one variant.
-    public var identity: String
+    package var identity: String
     /// The body's size in bytes.
-    public var size: Int
+    package var size: Int
 
     /// A spooled body.
-    public init(path: String, fileExtension: String, identity: String, size: Int) {
+    package init(path: String, fileExtension: String, identity: String, size: Int) {
         self.path = path
         self.fileExtension = fileExtension
         self.identity = identity

@@ -10,33 +10,33 @@ import StubCore
 /// fields, and every `_`-prefixed one but `_resourceType`, are ignored. Entries that are not API
 /// calls (CONNECT, non-HTTP URLs, images, fonts, styles, scripts, media, no response) are skipped
 /// and counted by reason.
-public struct HARReader {
+package struct HARReader {
     /// What was read.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The API calls, in capture order.
-        public var exchanges: [CapturedExchange] = []
+        package var exchanges: [CapturedExchange] = []
         /// Entries left out, by reason (`image`, `font`, `CONNECT`, `no response` …).
-        public var skipped: [String: Int] = [:]
+        package var skipped: [String: Int] = [:]
         /// Entries changed on the way in, by reason.
-        public var changed: [String: Int] = [:]
+        package var changed: [String: Int] = [:]
     }
 
     /// A problem in the file: where (`log.entries[3].request.url`) and what was expected.
-    public struct Problem: Error, Sendable, CustomStringConvertible {
+    package struct Problem: Error, Sendable, CustomStringConvertible {
         /// The HAR file.
-        public let file: String
+        package let file: String
         /// Where in it (`log.entries[3].request.url`).
-        public let path: String
+        package let path: String
         /// What was expected.
-        public let message: String
+        package let message: String
         /// `file: path: message`.
-        public var description: String { "\(file): \(path): \(message)" }
+        package var description: String { "\(file): \(path): \(message)" }
     }
 
     let file: String
 
     /// Reads the HAR document in `bytes`; `file` names it in problems.
-    public static func read(_ bytes: [UInt8], file: String) throws(Problem) -> Result {
+    package static func read(_ bytes: [UInt8], file: String) throws(Problem) -> Result {
         let reader = HARReader(file: file)
         let root: JSONValue
         do { root = try JSONParser.parse(bytes) } catch {

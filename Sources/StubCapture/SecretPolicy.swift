@@ -10,25 +10,25 @@ import Foundation
 /// kept on purpose. Secret values are never written: headers are dropped, fields become
 /// `"REDACTED"`, query parameters leave `when`, and any other place a captured secret value
 /// turns up (a body, a `Location`) has it replaced.
-public struct SecretPolicy: Sendable {
+package struct SecretPolicy: Sendable {
     /// Name fragments that mark a secret.
-    public private(set) var patterns: [String] = ["authorization", "cookie", "token", "password", "passwd", "secret", "apikey", "sessionid", "signature"]
+    package private(set) var patterns: [String] = ["authorization", "cookie", "token", "password", "passwd", "secret", "apikey", "sessionid", "signature"]
     /// Names (normalized) kept on purpose with `--keep`.
-    public private(set) var kept: Set<String> = []
+    package private(set) var kept: Set<String> = []
     /// Names (normalized) added with `--redact`, matched whole.
-    public private(set) var extra: Set<String> = []
+    package private(set) var extra: Set<String> = []
 
     /// The default policy.
-    public init() {}
+    package init() {}
 
     /// Adds a name to redact (`--redact`).
-    public mutating func redact(_ name: String) { extra.insert(SecretPolicy.normalize(name)) }
+    package mutating func redact(_ name: String) { extra.insert(SecretPolicy.normalize(name)) }
 
     /// Keeps a name that would be redacted (`--keep`).
-    public mutating func keep(_ name: String) { kept.insert(SecretPolicy.normalize(name)) }
+    package mutating func keep(_ name: String) { kept.insert(SecretPolicy.normalize(name)) }
 
     /// True when values under `name` must not be written.
-    public func isSecret(_ name: String) -> Bool {
+    package func isSecret(_ name: String) -> Bool {
         let key = SecretPolicy.normalize(name)
         if kept.contains(key) { return false }
         if extra.contains(key) { return true }
@@ -56,14 +56,14 @@ public struct SecretPolicy: Sendable {
 
 /// What an import or a recording redacted: counts by place and name, and the values seen, so
 /// they can be scrubbed wherever else they appear.
-public struct RedactionReport: Sendable {
+package struct RedactionReport: Sendable {
     /// `header Authorization` → 12, `body field access_token` → 3, …
-    public private(set) var counts: [String: Int] = [:]
+    package private(set) var counts: [String: Int] = [:]
     /// Secret values seen (at least 6 characters; shorter ones would scrub ordinary text).
     private(set) var values: Set<String> = []
 
     /// An empty report.
-    public init() {}
+    package init() {}
 
     mutating func note(_ place: String, _ name: String, value: String) {
         counts["\(place) \(name)", default: 0] += 1
@@ -107,7 +107,7 @@ public struct RedactionReport: Sendable {
     var secretCount: Int { values.count }
 
     /// Adds another report's counts and values.
-    public mutating func merge(_ other: RedactionReport) {
+    package mutating func merge(_ other: RedactionReport) {
         for (k, v) in other.counts { counts[k, default: 0] += v }
         values.formUnion(other.values)
     }
@@ -125,7 +125,7 @@ public struct RedactionReport: Sendable {
     }
 
     /// One line per redacted name, sorted, for the import's report.
-    public var lines: [String] {
+    package var lines: [String] {
         counts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value) value\($0.value == 1 ? "" : "s")" }
     }
 }

@@ -9,25 +9,20 @@ import StubCore
 /// existing route folder unless told to; a recording replaces the service folders it owns whole.
 /// Every file is written to a hidden temporary name (which the loader and the watcher skip) and
 /// renamed, so no half-written file is ever seen.
-public struct StubTreeWriter: Sendable {
+package struct StubTreeWriter: Sendable {
     /// The stub root.
-    public let root: String
+    package let root: String
 
     /// A writer into `root`.
-    public init(root: String) { self.root = root }
-
-    /// Files and route folders of `layout` that already exist.
-    public func conflicts(_ layout: CaptureLayout) -> [String] {
-        StubTreeWriter.units(of: layout.files).filter(exists).map { $0.hasSuffix(".json") ? $0 : $0 + "/" }
-    }
+    package init(root: String) { self.root = root }
 
     /// Writes every file of `layout` (see `place`) and keeps it.
-    public func write(_ layout: CaptureLayout, overwrite: Bool) throws(CaptureWriteError) {
+    package func write(_ layout: CaptureLayout, overwrite: Bool) throws(CaptureWriteError) {
         try place(files: layout.files, overwrite: overwrite).commit()
     }
 
     /// Writes `files` (see `place`) and keeps them.
-    public func write(files: [CaptureLayout.File], overwrite: Bool) throws(CaptureWriteError) {
+    package func write(files: [CaptureLayout.File], overwrite: Bool) throws(CaptureWriteError) {
         try place(files: files, overwrite: overwrite).commit()
     }
 
@@ -37,7 +32,7 @@ public struct StubTreeWriter: Sendable {
     /// `route.json` among them) and each other file is renamed into place. Without `overwrite`,
     /// a unit that exists stops the write before anything is written; with it, the old unit is
     /// moved aside until `commit` (or put back by `rollback`).
-    public func place(files: [CaptureLayout.File], overwrite: Bool) throws(CaptureWriteError) -> StagedWrite {
+    package func place(files: [CaptureLayout.File], overwrite: Bool) throws(CaptureWriteError) -> StagedWrite {
         let units = StubTreeWriter.units(of: files)
         // Files (a service's _service.json) are named before folders, the order a reader expects.
         if !overwrite, let first = units.filter(exists).sorted(by: { $0.hasSuffix(".json") && !$1.hasSuffix(".json") }).first {
@@ -94,7 +89,7 @@ public struct StubTreeWriter: Sendable {
     }
 
     /// Replaces the folder of `service` as a whole (a recording owns its service folders).
-    public func replace(_ service: CaptureLayout.Service, of layout: CaptureLayout) throws(CaptureWriteError) {
+    package func replace(_ service: CaptureLayout.Service, of layout: CaptureLayout) throws(CaptureWriteError) {
         let staging = ".stubd-staging-\(service.name)"
         try remove(staging)
         var made = Set<String>()
@@ -110,7 +105,7 @@ public struct StubTreeWriter: Sendable {
     }
 
     /// True when `relative` exists under the root.
-    public func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: root + "/" + relative) }
+    package func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: root + "/" + relative) }
 
     /// Writes one file straight to its place: every caller writes into a hidden staging folder
     /// that is renamed into view whole, so no temporary name per file is needed. `made` holds the
@@ -159,7 +154,7 @@ public struct StubTreeWriter: Sendable {
 
 /// Files put in place by `StubTreeWriter.place`, to keep (`commit`) or take back (`rollback`)
 /// once the result has been checked.
-public struct StagedWrite {
+package struct StagedWrite {
     let writer: StubTreeWriter
     let token: String
     var placed: [String] = []
@@ -176,13 +171,13 @@ public struct StagedWrite {
     }
 
     /// Keeps what was placed; what it replaced is deleted.
-    public func commit() {
+    package func commit() {
         try? writer.remove(aside)
         try? writer.remove(staging)
     }
 
     /// Takes back what was placed and puts back what it replaced.
-    public func rollback() {
+    package func rollback() {
         for unit in placed.reversed() { try? writer.remove(unit) }
         for unit in movedAside.reversed() { try? writer.move(aside + "/" + unit, to: unit) }
         try? writer.remove(aside)
@@ -192,11 +187,11 @@ public struct StagedWrite {
 }
 
 /// A file a capture could not be written to, and why.
-public struct CaptureWriteError: Error, Sendable, CustomStringConvertible {
+package struct CaptureWriteError: Error, Sendable, CustomStringConvertible {
     /// The file or folder, relative to the stub root.
-    public let path: String
+    package let path: String
     /// What went wrong.
-    public let problem: String
+    package let problem: String
     /// `path: problem`.
-    public var description: String { "\(path): \(problem)" }
+    package var description: String { "\(path): \(problem)" }
 }

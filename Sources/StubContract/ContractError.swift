@@ -1,12 +1,12 @@
 /// Why an OpenAPI document could not be read: the file, where in it, and what was expected.
-public struct ContractError: Error, Sendable, CustomStringConvertible {
+package struct ContractError: Error, Sendable, CustomStringConvertible {
     /// The document (or a file it refers to).
-    public let file: String
+    package let file: String
     /// A line (`12`) or a JSON pointer (`/paths/~1users/get`) in it, if known.
-    public let location: String?
+    package let location: String?
     /// What is wrong.
-    public let message: String
+    package let message: String
 
     /// `file:location: message`.
-    public var description: String { location.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
+    package var description: String { location.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)" }
 }

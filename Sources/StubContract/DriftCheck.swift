@@ -7,16 +7,16 @@ import StubSchema
 /// without a route are warnings (errors with `--strict`). A body that is the document's own
 /// example and breaks the document's own schema is the document's problem: it is reported as
 /// such, apart from drift.
-public struct DriftCheck {
+package struct DriftCheck {
     /// Problems, one line each: `app/user/200.json: $.data.email: expected string (format email), found 42 (GET /users/{id} → 200)`.
-    public var problems: [String] = []
+    package var problems: [String] = []
     /// Warnings, one line each.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
     /// Bodies that are the document's own examples and do not fit its own schemas, one line each.
-    public var documentExamples: [String] = []
+    package var documentExamples: [String] = []
 
     /// Checks `catalog` against `document`.
-    public init(catalog: StubCatalog, document: OpenAPIDocument) {
+    package init(catalog: StubCatalog, document: OpenAPIDocument) {
         let compiler = document.compiler()
         var used = Set<String>()
         for route in catalog.routes {

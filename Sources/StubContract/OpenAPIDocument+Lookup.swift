@@ -2,7 +2,7 @@ import StubCore
 
 extension OpenAPIDocument {
     /// The documented response for `status`: exact, then `2XX`-style, then `default`.
-    public func response(_ operation: Operation, status: Int) -> Response? {
+    package func response(_ operation: Operation, status: Int) -> Response? {
         operation.responses.first { $0.status == String(status) }
             ?? operation.responses.first { $0.status.uppercased() == "\(status / 100)XX" }
             ?? operation.responses.first { $0.status == "default" }
@@ -10,7 +10,7 @@ extension OpenAPIDocument {
 
     /// The operation for a route's method and full path; templates compared by position, and a
     /// `HEAD` route answered by the `GET` operation when there is no `HEAD` one.
-    public func operation(method: String, fullPath: String) -> Operation? {
+    package func operation(method: String, fullPath: String) -> Operation? {
         for m in method == "HEAD" ? ["HEAD", "GET"] : [method] {
             if let index = byShape[OpenAPIDocument.shapeKey(m, fullPath)] { return operations[index] }
         }

@@ -9,9 +9,9 @@ import StubSchema
 /// An OpenAPI 3.0 or 3.1 document, or a Swagger 2.0 one read as its OpenAPI 3 equivalent (JSON or
 /// YAML, in one file or many), as stubd uses it: its base path, and each operation's parameters,
 /// request bodies by media type and responses, with `$ref`s resolvable.
-public final class OpenAPIDocument: Sendable {
+package final class OpenAPIDocument: Sendable {
     /// Which specification the document follows.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// Swagger 2.0, converted on the way in.
         case swagger2
         /// OpenAPI 3.0.x.
@@ -21,26 +21,26 @@ public final class OpenAPIDocument: Sendable {
     }
 
     /// The document's path (as given).
-    public let file: String
+    package let file: String
     /// `openapi` or `swagger`: `3.1.0`, `2.0`.
-    public let version: String
+    package let version: String
     /// Which specification.
-    public let kind: Kind
+    package let kind: Kind
     /// `info.title`.
-    public let title: String
+    package let title: String
     /// The path of the first server's URL (`/v1`), Swagger's `basePath`, or empty.
-    public let basePath: String
+    package let basePath: String
     /// Every operation, in document order.
-    public let operations: [Operation]
+    package let operations: [Operation]
     /// What the document has that is not imported (webhooks), one line each.
-    public let notes: [String]
+    package let notes: [String]
     let files: SpecFiles
     /// Operation indices by method and path shape, for lookups by route.
     let byShape: [String: Int]
 
     /// Reads the document at `path` and every file its refs reach, which must lie inside
     /// `specRoot` (default: the document's folder).
-    public init(path: String, specRoot: String? = nil) throws(ContractError) {
+    package init(path: String, specRoot: String? = nil) throws(ContractError) {
         file = path
         files = try SpecFiles(main: path, root: specRoot)
         guard let root = files.document(files.main), case .object = root else {
@@ -77,7 +77,7 @@ public final class OpenAPIDocument: Sendable {
     }
 
     /// The schema (or other value) a ref names.
-    public func resolve(_ ref: String) -> JSONValue? { files.resolve(ref) }
+    package func resolve(_ ref: String) -> JSONValue? { files.resolve(ref) }
 
     /// The JSON Schema dialect of the document's schemas.
     package var dialect: SchemaDialect { kind == .openAPI31 ? .draft2020 : .draft4 }

@@ -10,21 +10,21 @@ import StubSchema
 /// second one's variants chosen by `when` on that query. An error schema shared by the
 /// 4xx/5xx responses, with string fields for a title or message, becomes the service's
 /// `errorEnvelope`, and those responses `error` variants.
-public struct OpenAPIImporter {
+package struct OpenAPIImporter {
     /// The files to write, relative to the stub root.
-    public private(set) var files: [CaptureLayout.File] = []
+    package private(set) var files: [CaptureLayout.File] = []
     /// `service/route  METHOD path  variants: …` lines, one per route written.
-    public private(set) var summary: [String] = []
+    package private(set) var summary: [String] = []
     /// Operations that could not be made into routes, and why.
-    public private(set) var skipped: [String] = []
+    package private(set) var skipped: [String] = []
     /// The document's own examples that break its schemas, bodies that could not be made to
     /// fit, patterns that cannot be checked, and parts of the document not imported.
-    public private(set) var warnings: [String] = []
+    package private(set) var warnings: [String] = []
     /// The service folder's name.
-    public let service: String
+    package let service: String
 
     /// Imports `document` as service `service` (default: from the title); `allKeys` fills optional keys too.
-    public init(_ document: OpenAPIDocument, service: String? = nil, allKeys: Bool = false) {
+    package init(_ document: OpenAPIDocument, service: String? = nil, allKeys: Bool = false) {
         self.service = service ?? OpenAPIImporter.slug(document.title)
         let compiler = document.compiler()
         let synthesizer = SchemaSynthesizer(document: document, allKeys: allKeys, compiler: compiler)
@@ -56,7 +56,7 @@ public struct OpenAPIImporter {
     }
 
     /// How many routes the files hold.
-    public var routeCount: Int { summary.count }
+    package var routeCount: Int { summary.count }
 
     /// Operations grouped by method and path (queries in path keys set aside), in document
     /// order; those stubd cannot serve are skipped with the reason.

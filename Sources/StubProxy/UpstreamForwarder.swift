@@ -16,7 +16,7 @@ import StubCore
 package final class UpstreamForwarder: UnmatchedRequestHandler, Sendable {
     /// The upstream's base URL; a request's path is appended to its path.
     package let upstream: URL
-    let recorder: ProxyRecorder?
+    package let recorder: ProxyRecorder?
     private let origin: UpstreamOrigin
     private let client: UpstreamClient
     private let timeoutMs: Int
@@ -40,8 +40,12 @@ package final class UpstreamForwarder: UnmatchedRequestHandler, Sendable {
         self.maxBodyBytes = maxBodyBytes
     }
 
-    /// Ends every call still waiting (each answers 502) and stops the client's thread.
-    package func stop() { client.stop() }
+    /// Ends every call still waiting (each answers 502), stops the client's thread, and has the
+    /// recorder write every exchange answered so far.
+    package func stop() {
+        client.stop()
+        recorder?.finish()
+    }
 
     package func reply(to request: StubRequest, done: @escaping @Sendable (Reply) -> Void) {
         let path = target(for: request)

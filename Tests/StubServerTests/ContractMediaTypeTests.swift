@@ -46,7 +46,7 @@ import Testing
             try Data(text.utf8).write(to: url)
         }
         let form = ["Content-Type": "application/x-www-form-urlencoded"]
-        try await withServer(stubs: stubs, configure: { $0.openAPI = root.appendingPathComponent("spec.yaml") }) { server in
+        try await withServer(stubs: stubs, configure: { $0.check(against: root.appendingPathComponent("spec.yaml")) }) { server in
             _ = try await HTTPClient.fetch(server.url("/login"), method: "POST", headers: form, body: Data("email=jane%40example.com&remember=true".utf8))
             _ = try await HTTPClient.fetch(server.url("/login"), method: "POST", headers: form, body: Data("email=jane&remember=maybe".utf8))
             _ = try await HTTPClient.fetch(server.url("/login"), method: "POST", headers: ["Content-Type": "application/json"], body: Data(#"{"email": "jane@example.com", "remember": false}"#.utf8))
@@ -66,7 +66,7 @@ import Testing
             ], "\(seen)")
         }
         // Refused, without an error envelope in the service: stubd's own JSON, each problem apart.
-        try await withServer(stubs: stubs, configure: { $0.openAPI = root.appendingPathComponent("spec.yaml"); $0.openAPIEnforce = true }) { server in
+        try await withServer(stubs: stubs, configure: { $0.check(against: root.appendingPathComponent("spec.yaml"), enforces: true) }) { server in
             let refused = try await HTTPClient.fetch(server.url("/notes"), method: "POST", headers: form, body: Data("text=hi".utf8))
             #expect(refused.status == 415)
             let body = try #require(try refused.json() as? [String: Any])

@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func requestsThatBreakTheContractAreJournaledOrRefused() async throws {
-        try await withServer(configure: { $0.openAPI = URL(fileURLWithPath: ContractTests.spec) }) { server in
+        try await withServer(configure: { $0.check(against: URL(fileURLWithPath: ContractTests.spec)) }) { server in
             _ = try await HTTPClient.fetch(server.url("/api/v1/users/abc"))
             _ = try await HTTPClient.fetch(server.url("/api/v1/login?email=nope"))
             _ = try await HTTPClient.fetch(server.url("/api/v1/changePass"), method: "POST", headers: ["Content-Type": "application/json"],
@@ -155,7 +155,7 @@ import Testing
             #expect(seen.first?.contract?.map(\.where) == ["$.query.email", "$.query.password"])
             #expect(seen.first?.proxied == false && seen.first?.scheme == "http")
         }
-        try await withServer(configure: { $0.openAPI = URL(fileURLWithPath: ContractTests.spec); $0.openAPIEnforce = true }) { server in
+        try await withServer(configure: { $0.check(against: URL(fileURLWithPath: ContractTests.spec), enforces: true) }) { server in
             let body = try await HTTPClient.fetch(server.url("/api/v1/changePass"), method: "POST", headers: ["Content-Type": "application/json"],
                                                   body: Data(#"{"oldPassword": "x", "newPassword": "123"}"#.utf8))
             #expect(body.status == 422)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import StubServer
 import StubTesting
 import Testing
@@ -76,6 +79,26 @@ import Testing
             #expect(monotonicMs() - start >= 200)
             let normal = try await HTTPClient.fetch(server.url("/flaky"))
             #expect(normal.status == 200)
+        }
+    }
+
+    /// docs/moya.md's "Timeouts on Linux": a request's own `timeoutInterval` is honoured by
+    /// URLSession on Linux too, with the session's 60 s default left alone.
+    @Test func aRequestsOwnTimeoutIntervalIsHonoured() async throws {
+        try await withServer { server in
+            var request = URLRequest(url: server.url("/api/v1/users?__fault=hang"))
+            request.timeoutInterval = 1
+            let session = URLSession(configuration: .ephemeral)
+            #expect(session.configuration.timeoutIntervalForRequest == 60)
+            let start = monotonicMs()
+            do {
+                _ = try await session.data(for: request)
+                Issue.record("a hang answered")
+            } catch let error as URLError {
+                #expect(error.code == .timedOut)
+            }
+            let elapsed = monotonicMs() - start
+            #expect(elapsed > 900 && elapsed < 5000, "\(elapsed) ms")
         }
     }
 }

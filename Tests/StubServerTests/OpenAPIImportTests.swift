@@ -146,7 +146,7 @@ import Testing
         let stubs = root.appendingPathComponent("Stubs")
         let result = try await stubd(["import-openapi", spec, "--stubs", stubs.path])
         #expect(result.exitCode == 0, "\(result.stderr)")
-        try await withServer(stubs: stubs, configure: { $0.openAPI = URL(fileURLWithPath: spec) }) { server in
+        try await withServer(stubs: stubs, configure: { $0.check(against: URL(fileURLWithPath: spec)) }) { server in
             let list = try await HTTPClient.fetch(server.url("/v1/pets"))
             #expect(list.status == 200 && list.text.contains(#""name": "string""#), "\(list.text)")
             let made = try await HTTPClient.fetch(server.url("/v1/pets"), method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"],

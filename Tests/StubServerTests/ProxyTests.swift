@@ -18,7 +18,7 @@ import Testing
     @Test func unmatchedRequestsGoUpstreamAndAFailingUpstreamIsA502() async throws {
         let stubs = try TemporaryStubDirectory(ProxyTests.front)
         let upstream = try StubServer(stubsAt: Repository.shippedStubs)
-        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = upstream.baseURL; $0.proxyTimeoutSeconds = 5 }) { server in
+        try await withServer(stubs: stubs.url, configure: { $0.proxy(to: upstream.baseURL, timeout: 5) }) { server in
             let stubbed = try await HTTPClient.fetch(server.url("/api/v1/users/1"))
             #expect(stubbed.text == #"{"stubbed": true}"#)
             for path in ["/api/v1/users/2", "/api/v1/users/999", "/api/v1/users?page=2"] {
@@ -54,7 +54,7 @@ import Testing
         let upstream = try StubServer(stubsAt: slow.url, configuration: upstreamConfiguration)
         defer { upstream.stop() }
         let stubs = try TemporaryStubDirectory(ProxyTests.front)
-        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = upstream.baseURL; $0.proxyTimeoutSeconds = 1 }) { server in
+        try await withServer(stubs: stubs.url, configure: { $0.proxy(to: upstream.baseURL, timeout: 1) }) { server in
             let start = monotonicMs()
             let got = try await HTTPClient.fetch(server.url("/slow"))
             #expect(got.status == 502)
@@ -69,8 +69,7 @@ import Testing
         let upstream = try StubServer(stubsAt: Repository.shippedStubs)
         defer { upstream.stop() }
         try await withServer(stubs: stubs.url, configure: {
-            $0.proxyUnmatched = upstream.baseURL
-            $0.recordProxiedInto = stubs.url
+            $0.proxy(to: upstream.baseURL, recordInto: stubs.url)
             $0.watch = true
         }) { server in
             let first = try await HTTPClient.fetch(server.url("/api/v1/users/2"))
@@ -146,7 +145,7 @@ import Testing
         let upstream = try StubServer(stubsAt: folder.url)
         defer { upstream.stop() }
         let stubs = try TemporaryStubDirectory(ProxyTests.front)
-        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = upstream.baseURL; $0.proxyTimeoutSeconds = 10 }) { server in
+        try await withServer(stubs: stubs.url, configure: { $0.proxy(to: upstream.baseURL, timeout: 10) }) { server in
             let before = ProxyLimitsTests.threads()
             let session = HTTPClient.session(timeout: 15)
             async let slow: [Int] = withThrowingTaskGroup(of: Int.self) { group in
@@ -170,11 +169,11 @@ import Testing
         defer { upstream.stop() }
         let stubs = try TemporaryStubDirectory(ProxyTests.front)
         let base = upstream.baseURL.appendingPathComponent("fast")
-        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = upstream.baseURL; $0.proxyMaxBodyBytes = 1_000_000 }) { server in
+        try await withServer(stubs: stubs.url, configure: { $0.proxy(to: upstream.baseURL, maxBodyBytes: 1_000_000) }) { server in
             let big = try await HTTPClient.fetch(server.url("/big"))
             #expect(big.status == 502 && big.text.contains("over 1000000 bytes"), "\(big.status) \(big.text.prefix(200))")
         }
-        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = base }) { server in
+        try await withServer(stubs: stubs.url, configure: { $0.proxy(to: base) }) { server in
             let socket = try RawSocket(port: server.port)
             socket.send(Array("GET /../../big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             _ = await socket.read()

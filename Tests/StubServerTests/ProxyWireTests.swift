@@ -10,7 +10,7 @@ import Testing
 
     func proxied(_ upstream: ScriptedUpstream, _ body: (StubServer) async throws -> Void) async throws {
         let stubs = try TemporaryStubDirectory(ProxyWireTests.empty)
-        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = upstream.baseURL; $0.proxyTimeoutSeconds = 3 }, body)
+        try await withServer(stubs: stubs.url, configure: { $0.proxy(to: upstream.baseURL, timeout: 3) }, body)
     }
 
     @Test func chunkedInterimAndCloseDelimitedAnswersArriveWhole() async throws {
@@ -105,14 +105,13 @@ import Testing
         let upstream = try StubServer(stubsAt: Repository.shippedStubs, configuration: configuration)
         defer { upstream.stop() }
         let stubs = try TemporaryStubDirectory(ProxyWireTests.empty)
-        try await withServer(stubs: stubs.url, configure: { $0.proxyUnmatched = upstream.baseURL }) { server in
+        try await withServer(stubs: stubs.url, configure: { $0.proxy(to: upstream.baseURL) }) { server in
             let got = try await HTTPClient.fetch(server.url("/x"))
             let body = try #require(try got.json() as? [String: Any], "\(got.text)")
             #expect(got.status == 502 && body["code"] as? Int == URLError.Code.serverCertificateUntrusted.rawValue, "\(got.text)")
         }
         try await withServer(stubs: stubs.url, configure: {
-            $0.proxyUnmatched = upstream.baseURL
-            $0.proxyAuthorities = URL(fileURLWithPath: tls.directory.authorityCertificate)
+            $0.proxy(to: upstream.baseURL, authorities: URL(fileURLWithPath: tls.directory.authorityCertificate))
         }) { server in
             for path in ["/api/v1/users/2", "/api/v1/users?page=2"] {
                 let proxied = try await HTTPClient.fetch(server.url(path))

@@ -72,7 +72,7 @@ import Testing
             A: { anyOf: [{ $ref: "#/components/schemas/A" }, { $ref: "#/components/schemas/A" }, { type: integer }] }
         """)
         let stubs = try TemporaryStubDirectory(["h/evil/route.json": #"{"method": "POST", "path": "/evil"}"#, "h/evil/200.json": "{}"])
-        try await withServer(stubs: stubs.url, configure: { $0.openAPI = URL(fileURLWithPath: spec) }) { server in
+        try await withServer(stubs: stubs.url, configure: { $0.check(against: URL(fileURLWithPath: spec)) }) { server in
             let redos = Data(#"{"name": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"}"#.utf8)
             let branching = Data(#"{"tree": "x"}"#.utf8)
             // Each is answered (a backtracking matcher or an unbounded check would not return).

@@ -40,4 +40,7 @@ package protocol RequestContract: Sendable {
     func violations(of request: any RequestHead, route: Route) -> [ContractViolation]?
     /// Answer violating requests with 400 or 422 instead of the stub (`--openapi-enforce`).
     var enforces: Bool { get }
+    /// Looks up the operation of each route once, before serving; returns warnings for people
+    /// (routes the contract does not describe).
+    func prepare(_ routes: [Route]) -> [String]
 }

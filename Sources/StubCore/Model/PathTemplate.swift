@@ -48,19 +48,6 @@ public struct PathTemplate: Sendable, Equatable {
         return captured
     }
 
-    /// True when this template is more specific than `other`: the first segment where they differ
-    /// in kind is a literal here. Literal segments beat parameters, left to right.
-    public func isMoreSpecific(than other: PathTemplate) -> Bool {
-        for (a, b) in zip(segments, other.segments) {
-            switch (a, b) {
-            case (.literal, .parameter): return true
-            case (.parameter, .literal): return false
-            default: continue
-            }
-        }
-        return false
-    }
-
     /// The value `path` (as sent) gives the parameter `name`, read straight from the path's bytes
     /// and percent-decoded; nil when the template has no such parameter or the path is shorter.
     public func value(of name: String, in path: String) -> String? {

@@ -19,12 +19,7 @@ public struct RequestCondition: Sendable, Equatable {
         self.body = body
     }
 
-    /// True when the request satisfies every listed value.
-    public func holds(for request: StubRequest, parameters: [String: String]) -> Bool {
-        var view = RequestView(request, parameters: parameters)
-        return holds(for: &view)
-    }
-
+    /// True when the request behind `view` satisfies every listed value.
     func holds(for view: inout RequestView) -> Bool {
         // Plain loops rather than closures over `view`: this runs for every variant with a `when`.
         for (name, want) in path {

@@ -1,6 +1,5 @@
 internal import CMicroHTTPD
 import StubCore
-import StubTLS
 
 /// Owns one running libmicrohttpd daemon: started over a bound socket, stopped once.
 final class MHDDaemon: @unchecked Sendable {
@@ -10,10 +9,10 @@ final class MHDDaemon: @unchecked Sendable {
     private let pemTexts: [UnsafeMutablePointer<CChar>]
 
     /// Starts serving `socket` with epoll polling threads and suspend/resume, over TLS with
-    /// `identity` when given. `bridge` is handed to libmicrohttpd unretained: the caller keeps it
+    /// `tls`'s certificate when given. `bridge` is handed to libmicrohttpd unretained: the caller keeps it
     /// alive until `stop` returns.
-    init(socket: ListenSocket, configuration: StubServerConfiguration, bridge: RequestBridge, identity: ServerIdentity? = nil) throws(StubServerError) {
-        pemTexts = identity.map { [$0.keyPEM, $0.certificatePEM].compactMap { strdup(String(decoding: $0, as: UTF8.self)) } } ?? []
+    init(socket: ListenSocket, configuration: StubServerConfiguration, bridge: RequestBridge, tls: StubServerConfiguration.TLS? = nil) throws(StubServerError) {
+        pemTexts = tls.map { [$0.keyPEM, $0.certificatePEM].compactMap { strdup(String(decoding: $0, as: UTF8.self)) } } ?? []
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
         flags |= EventLoopChoice.usesEpoll(configuration.eventLoop) ? MHD_USE_EPOLL.rawValue : MHD_USE_POLL.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
@@ -26,7 +25,7 @@ final class MHDDaemon: @unchecked Sendable {
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
         ]
-        if identity != nil {
+        if tls != nil {
             guard pemTexts.count == 2 else { throw .tlsFailed }
             flags |= MHD_USE_TLS.rawValue
             // libmicrohttpd hands both to GnuTLS, which copies them, while the daemon starts.
@@ -42,7 +41,7 @@ final class MHDDaemon: @unchecked Sendable {
             CMHD_start_daemon(UInt32(flags), cls, stubdAcceptPolicy, stubdAccessHandler, stubdRequestCompleted, stubdRequestStarted,
                               stubdConnectionChanged, buffer.baseAddress)
         }
-        guard pointer != nil else { throw identity == nil ? .daemonFailed : .tlsFailed }
+        guard pointer != nil else { throw tls == nil ? .daemonFailed : .tlsFailed }
     }
 
     deinit {

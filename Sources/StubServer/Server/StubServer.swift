@@ -4,8 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
-import StubContract
-import StubProxy
 
 /// A stub HTTP server over libmicrohttpd serving one stub directory. Start it in-process from a
 /// test on port 0 and read `port` / `baseURL`, or from the `stubd` command line.
@@ -32,10 +30,6 @@ public final class StubServer: Sendable {
     private let log: AccessLog?
     private let sweeper: HeaderTimeoutSweeper
 
-    /// Writes proxied exchanges as stubs (`recordProxiedInto`), if set.
-    package let recorder: ProxyRecorder?
-    /// Sends unmatched requests upstream (`proxyUnmatched`), if set.
-    private let forwarder: UpstreamForwarder?
 
     /// True when `localhost` is served on ::1 as well as 127.0.0.1 (false where IPv6 is missing).
     public let listensOnIPv6Loopback: Bool
@@ -68,7 +62,7 @@ public final class StubServer: Sendable {
     public init(stubsAt directory: URL, configuration: StubServerConfiguration) throws {
         let catalog: StubCatalog
         // With a proxy behind it an empty folder is fine: everything goes upstream.
-        switch StubLoader.load(directory: directory.path, allowEmpty: configuration.proxyUnmatched != nil) {
+        switch StubLoader.load(directory: directory.path, allowEmpty: configuration.unmatched != nil) {
         case .success(let c): catalog = c
         case .failure(let f): throw StubServerError.invalidStubs(f)
         }
@@ -81,32 +75,12 @@ public final class StubServer: Sendable {
         listensOnIPv6Loopback = configuration.host == "localhost" && (plain.isEmpty ? secure : plain).count == 2
         self.configuration = configuration
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads,
-                                 allowEmpty: configuration.proxyUnmatched != nil)
+                                 allowEmpty: configuration.unmatched != nil)
         self.store = store
         control = StubControl(journalSize: configuration.journalSize, sessionTTLSeconds: configuration.sessionTTLSeconds,
                               maxSessions: configuration.maxSessions)
-        let contract: ContractChecker?
-        do {
-            contract = try configuration.openAPI.map { url throws(ContractError) in
-                ContractChecker(document: try OpenAPIDocument(path: url.path, specRoot: configuration.openAPIRoot?.path), enforces: configuration.openAPIEnforce)
-            }
-        } catch {
-            for socket in sockets { close(socket.fd) }
-            throw StubServerError.contract(error.description)
-        }
+        let contract = configuration.contract
         for warning in contract?.prepare(catalog.routes) ?? [] { StandardStreams.write("warning: \(warning)\n", to: STDERR_FILENO) }
-        let madeRecorder = configuration.recordProxiedInto.map { ProxyRecorder(root: $0.path, log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) }) }
-        recorder = madeRecorder
-        let madeForwarder: UpstreamForwarder?
-        do {
-            madeForwarder = try configuration.proxyUnmatched.map { url throws(UpstreamFailure) in
-                try UpstreamForwarder(upstream: url, timeout: configuration.proxyTimeoutSeconds, maxBodyBytes: configuration.proxyMaxBodyBytes,
-                                      authorities: configuration.proxyAuthorities?.path, recorder: madeRecorder)
-            }
-        } catch {
-            for socket in sockets { close(socket.fd) }
-            throw StubServerError.proxyFailed(error.detail)
-        }
         // Each part that starts a thread is stopped again if a later part fails to start.
         var madeLog: AccessLog?
         var madeBridge: RequestBridge?
@@ -115,7 +89,7 @@ public final class StubServer: Sendable {
             let admin = configuration.adminEnabled
                 ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current) : nil
             let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog,
-                                          unmatched: madeForwarder, contract: contract)
+                                          unmatched: configuration.unmatched, contract: contract)
             let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { _ = shutdown($0, Int32(SHUT_RDWR)) },
                                                 peerGone: LibC.peerClosed,
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
@@ -126,11 +100,9 @@ public final class StubServer: Sendable {
             for socket in sockets { close(socket.fd) }
             madeBridge?.suspensions.shutdown()
             madeLog?.stop()
-            madeForwarder?.stop()
             throw StubServerError(error)
         }
         log = madeLog
-        forwarder = madeForwarder
         bridge = madeBridge!
         let suspensions = bridge.suspensions
         control.setReleaser { tickets in for ticket in tickets { suspensions.resumeEarly(ticket) } }
@@ -144,7 +116,7 @@ public final class StubServer: Sendable {
             watcher = started
             for socket in plain { running.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge)) }
             for socket in secure {
-                running.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge, identity: configuration.tls?.identity))
+                running.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge, tls: configuration.tls))
             }
             daemons = Locked(running)
         } catch {
@@ -152,7 +124,6 @@ public final class StubServer: Sendable {
             for socket in sockets.dropFirst(running.count) { close(socket.fd) }
             started?.stop()
             sweeper.stop()
-            forwarder?.stop()
             bridge.suspensions.shutdown()
             log?.stop()
             throw error
@@ -177,9 +148,9 @@ public final class StubServer: Sendable {
             }
             bridge.suspensions.shutdown()
             bridge.worker.stop()
-            forwarder?.stop()
-            // Every proxied exchange answered so far is in the stub tree before stop returns.
-            recorder?.finish()
+            // Calls still at the upstream end, and every proxied exchange answered so far is in
+            // the stub tree, before stop returns.
+            configuration.unmatched?.stop()
             sweeper.stop()
             for running in daemons { running.stop() }
             daemons = []

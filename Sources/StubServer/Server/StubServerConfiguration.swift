@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
-import StubTLS
 
 /// Everything a `StubServer` can be told at start; the CLI fills it from flags and `STUBD_*` variables.
 public struct StubServerConfiguration: Sendable {
@@ -83,45 +82,34 @@ public struct StubServerConfiguration: Sendable {
         /// poll(2).
         case poll
     }
-    /// Where requests that match no stub go instead of getting 404 or 405 (`--proxy-unmatched`):
-    /// the upstream's answer is passed back unchanged, and the journal marks them `proxied`.
-    public var proxyUnmatched: URL?
-    /// Seconds to wait for the upstream before answering 502.
-    public var proxyTimeoutSeconds: Double = 30
-    /// A PEM file of authorities an `https` upstream's certificate may chain to, beside the
-    /// system's (`--proxy-ca`): a company's own authority, or a `stubd tls init` folder's `ca.pem`.
-    public var proxyAuthorities: URL?
-    /// The largest upstream body a proxied request passes on (and records); a larger one gives a
-    /// 502 naming the limit, and is not held in memory whole.
-    public var proxyMaxBodyBytes = 64 << 20
-    /// Where proxied exchanges are written as stubs, if anywhere (`--record-unmatched` writes into
-    /// the stub directory being served, so live reload serves them next time).
-    public var recordProxiedInto: URL?
+    /// What answers requests that match no stub instead of the 404 or 405: the proxy
+    /// (`--proxy-unmatched`, from StubProxy). Nil gives the 404 or 405. With one set, an empty
+    /// stub directory is fine: everything goes to it.
+    package var unmatched: (any UnmatchedRequestHandler)?
 
-    /// An OpenAPI document (JSON or YAML) that requests to stubbed routes are checked against
-    /// (`--openapi`): violations go into the journal, the access log and the health count.
-    public var openAPI: URL?
-    /// The folder the document's file `$ref`s may reach (`--spec-root`; default: its own folder).
-    public var openAPIRoot: URL?
-    /// Answer requests that break the contract with 400 (or 422 for a body that does not fit its
-    /// schema) instead of the stub (`--openapi-enforce`).
-    public var openAPIEnforce = false
+    /// The API contract requests to stubbed routes are checked against (`--openapi`, from
+    /// StubContract): violations go into the journal, the access log and the health count.
+    package var contract: (any RequestContract)?
 
     /// HTTPS on its own port beside plain HTTP (or alone); nil serves plain HTTP only.
     public var tls: TLS?
 
     /// How HTTPS is served.
     public struct TLS: Sendable {
-        /// The certificate and key presented (see `ServerIdentity.load`).
-        public var identity: ServerIdentity
+        /// The server certificate, then any intermediates, as PEM (StubTLS's
+        /// `ServerIdentity.load` reads and checks the files `stubd tls init` writes).
+        public var certificatePEM: [UInt8]
+        /// The certificate's private key as PEM.
+        public var keyPEM: [UInt8]
         /// The HTTPS port on `host`; 0 picks a free one (read it back from `StubServer.tlsPort`).
         public var port: Int
         /// Serve HTTPS only: no plain HTTP listener.
         public var only: Bool
 
-        /// HTTPS with `identity` on `port`, beside plain HTTP unless `only`.
-        public init(identity: ServerIdentity, port: Int = 0, only: Bool = false) {
-            self.identity = identity
+        /// HTTPS with the certificate and key given on `port`, beside plain HTTP unless `only`.
+        public init(certificatePEM: [UInt8], keyPEM: [UInt8], port: Int = 0, only: Bool = false) {
+            self.certificatePEM = certificatePEM
+            self.keyPEM = keyPEM
             self.port = port
             self.only = only
         }

@@ -14,10 +14,6 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
     case daemonFailed
     /// libmicrohttpd refused to start with the TLS key material.
     case tlsFailed
-    /// The OpenAPI document given with `--openapi` cannot be used.
-    case contract(String)
-    /// The proxy's HTTP client (`proxyUnmatched`) could not start.
-    case proxyFailed(String)
 
     /// The error for a failed system call; `address` names what was being bound, if anything.
     init(_ error: SystemCallError, address: String? = nil) {
@@ -33,8 +29,6 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
         case .system(let call, let code): return "\(call) failed: \(String(cString: strerror(code)))"
         case .daemonFailed: return "libmicrohttpd could not start the daemon"
         case .tlsFailed: return "libmicrohttpd could not start HTTPS with the certificate and key given"
-        case .contract(let why): return "cannot check requests against the OpenAPI document: \(why)"
-        case .proxyFailed(let why): return "cannot proxy unmatched requests: \(why)"
         }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import StubCapture
 import StubCore
+import StubProxy
 import StubServer
 
 /// `stubd record --upstream URL --stubs DIR`: a reverse proxy for one run against a real API.
@@ -16,7 +17,7 @@ enum RecordCommand {
     /// the same flag means the same thing (and reads the same variable) in both.
     static var settings: [Setting] {
         [
-            .upstream("--upstream", \.configuration.proxyUnmatched, help: "The real API (http:// or https://); request paths are appended"),
+            .upstream("--upstream", \.proxyUnmatched, help: "The real API (http:// or https://); request paths are appended"),
             .text("--stubs", "DIR", \.stubs, help: "Where the stubs are written (created if missing)"),
         ] + ["--host", "--port", "--proxy-timeout", "--proxy-ca"].map { flag in
             var setting = ServeSettings.all.first { $0.flag == flag }!
@@ -39,24 +40,24 @@ enum RecordCommand {
         """
     }
 
-    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> (StubServerConfiguration, stubs: String) {
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> ServeOptions {
         var start = ServeOptions()
         // The folder is written, never served: nothing to watch or announce.
         start.configuration.watch = false
         start.configuration.announceReloads = false
         let result = try SettingsReader(settings: settings).read(arguments, environment: environment, into: start)
         if let extra = result.positionals.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
-        var configuration = result.options.configuration
-        guard configuration.proxyUnmatched != nil else { throw UsageError(message: "expected --upstream URL") }
+        var options = result.options
+        guard options.proxyUnmatched != nil else { throw UsageError(message: "expected --upstream URL") }
         guard result.sources["--stubs"] != nil, !result.options.stubs.isEmpty else { throw UsageError(message: "expected --stubs DIR") }
-        configuration.recordProxiedInto = URL(fileURLWithPath: result.options.stubs)
-        return (configuration, result.options.stubs)
+        options.recordInto = URL(fileURLWithPath: options.stubs)
+        return options
     }
 
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.contains("-h") || arguments.contains("--help") { print(usage); return 0 }
-        let (configuration, stubs): (StubServerConfiguration, String)
-        do { (configuration, stubs) = try parse(arguments, environment: ProcessInfo.processInfo.environment) } catch {
+        let options: ServeOptions
+        do { options = try parse(arguments, environment: ProcessInfo.processInfo.environment) } catch {
             StubdCommand.fail(error.message, usage: usage)
             return 2
         }
@@ -69,21 +70,28 @@ enum RecordCommand {
         // is unmatched and goes upstream.
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-record-\(getpid())")
         defer { try? FileManager.default.removeItem(at: empty) }
+        let stubs = options.stubs
+        var configuration = options.configuration
         let server: StubServer
+        let forwarder: UpstreamForwarder?
         do {
             try FileManager.default.createDirectory(atPath: stubs, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+            forwarder = try options.attach(to: &configuration)
             server = try StubServer(stubsAt: empty, configuration: configuration)
+        } catch let error as ServeOptions.AttachError {
+            StubdCommand.printError("stubd: \(error.message)")
+            return 1
         } catch {
             StubdCommand.printError("stubd: \(error)")
             return 1
         }
         let also = server.listensOnIPv6Loopback ? " and http://[::1]:\(server.port)" : ""
-        StandardStreams.write("stubd \(StubdVersion.current) recording on \(server.baseURL.absoluteString)\(also) (proxying to \(configuration.proxyUnmatched!.absoluteString)), writing into \(stubs)\n", to: STDOUT_FILENO)
+        StandardStreams.write("stubd \(StubdVersion.current) recording on \(server.baseURL.absoluteString)\(also) (proxying to \(options.proxyUnmatched!.absoluteString)), writing into \(stubs)\n", to: STDOUT_FILENO)
         let received = signals.wait()
         // Stopping waits for requests still with the upstream; each is written before it answers.
         server.stop()
-        let layout = server.recorder?.layout ?? CaptureLayout(services: [], redactions: RedactionReport())
+        let layout = forwarder?.recorder?.layout ?? CaptureLayout(services: [], redactions: RedactionReport())
         let routes = layout.services.reduce(0) { $0 + $1.routes.count }
         print("Recorded \(routes) route(s) into \(stubs):")
         for line in layout.summary { print("  \(line)") }

@@ -7,6 +7,6 @@ extension ServeCommand {
     /// The HTTPS configuration, with the key material read and checked; the error names the file.
     static func tlsConfiguration(_ options: ServeOptions) throws(TLSError) -> StubServerConfiguration.TLS {
         let identity = try ServerIdentity.load(from: TLSDirectory(path: options.tlsDirectory))
-        return StubServerConfiguration.TLS(identity: identity, port: options.tlsPort, only: options.tlsOnly)
+        return StubServerConfiguration.TLS(certificatePEM: identity.certificatePEM, keyPEM: identity.keyPEM, port: options.tlsPort, only: options.tlsOnly)
     }
 }

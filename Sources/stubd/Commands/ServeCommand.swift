@@ -29,13 +29,13 @@ enum ServeCommand {
         let reader = SettingsReader(settings: ServeSettings.all, commandSwitches: ["--print-settings"])
         var result = try reader.read(arguments, environment: environment)
         if let extra = result.positionals.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
-        let configuration = result.options.configuration
-        if configuration.openAPIEnforce && configuration.openAPI == nil {
+        let options = result.options
+        if options.openAPIEnforce && options.openAPI == nil {
             throw UsageError(message: "--openapi-enforce needs --openapi SPEC")
         }
-        if result.options.recordUnmatched {
-            guard configuration.proxyUnmatched != nil else { throw UsageError(message: "--record-unmatched needs --proxy-unmatched URL") }
-            result.options.configuration.recordProxiedInto = URL(fileURLWithPath: result.options.stubs)
+        if options.recordUnmatched {
+            guard options.proxyUnmatched != nil else { throw UsageError(message: "--record-unmatched needs --proxy-unmatched URL") }
+            result.options.recordInto = URL(fileURLWithPath: options.stubs)
         }
         return result
     }
@@ -69,6 +69,10 @@ enum ServeCommand {
                 StubdCommand.printError("stubd: cannot serve HTTPS: \(error)")
                 return 1
             }
+        }
+        do { try options.attach(to: &configuration) } catch {
+            StubdCommand.printError("stubd: \(error.message)")
+            return 1
         }
         MemoryPolicy.returnLargeBuffers()
         let server: StubServer

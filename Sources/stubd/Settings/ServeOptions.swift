@@ -17,6 +17,16 @@ struct ServeOptions: Sendable {
     var maxConnections: Int?
     /// `--record-unmatched`: proxied exchanges are written into the stub directory.
     var recordUnmatched = false
+    /// The proxy (`--proxy-unmatched`) and its settings; made when serving starts.
+    var proxyUnmatched: URL?
+    var proxyTimeoutSeconds: Double = 30
+    var proxyAuthorities: URL?
+    /// Where proxied exchanges are written as stubs, if anywhere.
+    var recordInto: URL?
+    /// The API contract (`--openapi`) and its settings; read when serving starts.
+    var openAPI: URL?
+    var openAPIRoot: URL?
+    var openAPIEnforce = false
     /// HTTPS: asked for with `--tls` (on or off), or implied by any other HTTPS setting.
     var tlsSwitch: Bool?
     var tlsImplied = false

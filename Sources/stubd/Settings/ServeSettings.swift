@@ -60,11 +60,11 @@ enum ServeSettings {
 
     static var proxy: [Setting] {
         [
-            .upstream("--proxy-unmatched", \.configuration.proxyUnmatched,
+            .upstream("--proxy-unmatched", \.proxyUnmatched,
                       help: "Forward requests no stub matches to URL (502 when it fails); the journal marks them proxied"),
-            .seconds("--proxy-timeout", \.configuration.proxyTimeoutSeconds, minimum: 1,
+            .seconds("--proxy-timeout", \.proxyTimeoutSeconds, minimum: 1,
                      help: "How long a proxied request waits for the upstream before a 502"),
-            .file("--proxy-ca", "FILE", \.configuration.proxyAuthorities,
+            .file("--proxy-ca", "FILE", \.proxyAuthorities,
                   help: "PEM authorities an https upstream may chain to, beside the system's"),
             .toggle("--record-unmatched", \.recordUnmatched, help: "Also write proxied exchanges into the stub directory as stubs"),
         ]
@@ -72,11 +72,11 @@ enum ServeSettings {
 
     static var contract: [Setting] {
         [
-            .file("--openapi", "SPEC", \.configuration.openAPI,
+            .file("--openapi", "SPEC", \.openAPI,
                   help: "Check requests to stubbed routes against this OpenAPI document; violations go into the journal, the log and health"),
-            .toggle("--openapi-enforce", \.configuration.openAPIEnforce,
+            .toggle("--openapi-enforce", \.openAPIEnforce,
                     help: "Answer violating requests with 400 (422 for a body schema failure) in the service's error envelope"),
-            with(.file("--spec-root", "DIR", \.configuration.openAPIRoot, help: "Folder the document's file $refs may reach"),
+            with(.file("--spec-root", "DIR", \.openAPIRoot, help: "Folder the document's file $refs may reach"),
                  defaultNote: "the document's folder"),
         ]
     }

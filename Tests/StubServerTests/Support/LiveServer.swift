@@ -29,23 +29,10 @@ func withServer<T>(stubs: URL = Repository.shippedStubs, configure: (inout StubS
         configuration.eventLoop = .poll
         configuration.watchMode = .poll
     }
-    configure(&configuration)
-    let server = try StubServer(stubsAt: stubs, configuration: configuration)
-    do {
-        let result = try await body(server)
-        try await OffPool.run { server.stop() }
-        return result
-    } catch {
-        try? await OffPool.run { server.stop() }
-        throw error
-    }
-}
-
-extension StubServer {
-    /// `baseURL` + path (with query).
-    func url(_ pathAndQuery: String) -> URL {
-        URL(string: baseURL.absoluteString + pathAndQuery)!
-    }
+    return try await withStubServer(stubsAt: stubs, configure: {
+        $0 = configuration
+        configure(&$0)
+    }, body)
 }
 
 /// Milliseconds on a monotonic clock.

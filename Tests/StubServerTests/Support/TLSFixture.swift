@@ -17,7 +17,8 @@ final class TLSFixture: Sendable {
 
     /// HTTPS beside plain HTTP, both on free ports.
     func configure(_ configuration: inout StubServerConfiguration, only: Bool = false) throws {
-        configuration.tls = .init(identity: try ServerIdentity.load(from: directory), port: 0, only: only)
+        let identity = try ServerIdentity.load(from: directory)
+        configuration.tls = .init(certificatePEM: identity.certificatePEM, keyPEM: identity.keyPEM, port: 0, only: only)
     }
 }
 
