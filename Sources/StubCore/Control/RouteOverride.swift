@@ -30,7 +30,7 @@ public struct RouteOverride: Sendable, Equatable {
     public var remaining: [String] { Array(sequence.dropFirst(served)) }
 
     /// The JSON form the admin API shows.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("variant", variant.map { .string($0) } ?? .null),
             ("delay", delay?.json ?? .null),

@@ -3,20 +3,20 @@
 /// A `Double` cannot hold every integer an API sends (`9007199254740993`, 64-bit ids), and
 /// printing one back changes its text (`9.223372036854776e+18`). Keeping the literal means a
 /// number read from a document is written out exactly as it was.
-public struct JSONNumber: Sendable, Hashable {
+package struct JSONNumber: Sendable, Hashable {
     /// The value, rounded to the nearest `Double`.
-    public let value: Double
+    package let value: Double
     /// The literal as written in the source (valid JSON number text), or nil for computed numbers.
-    public let literal: String?
+    package let literal: String?
 
     /// A computed number.
-    public init(_ value: Double) {
+    package init(_ value: Double) {
         self.value = value
         literal = nil
     }
 
     /// A number read from `text`, which must be a JSON number literal; nil otherwise.
-    public init?(literal text: String) {
+    package init?(literal text: String) {
         guard JSONNumber.isLiteral(text.utf8), let value = Double(text), value.isFinite else { return nil }
         self.value = value
         literal = text
@@ -28,10 +28,10 @@ public struct JSONNumber: Sendable, Hashable {
     }
 
     /// The text to write: the literal when there is one, else the shortest form of the value.
-    public var text: String { literal ?? JSONNumber.format(value) }
+    package var text: String { literal ?? JSONNumber.format(value) }
 
     /// True when the value is a whole number.
-    public var isInteger: Bool {
+    package var isInteger: Bool {
         guard value.rounded() == value else { return false }
         // Beyond 2^53 every Double is whole; the literal says whether the number was.
         guard isBigInteger, let literal, let dot = literal.firstIndex(of: ".") else { return true }
@@ -39,7 +39,7 @@ public struct JSONNumber: Sendable, Hashable {
     }
 
     /// Equal values; integers beyond a `Double`'s precision compare by their literals.
-    public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
+    package static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
         guard lhs.value == rhs.value else { return false }
         guard let a = lhs.exactInteger, let b = rhs.exactInteger else { return true }
         return a == b
@@ -53,13 +53,13 @@ public struct JSONNumber: Sendable, Hashable {
     }
 
     /// Hashes the value only, so numbers equal by value hash alike.
-    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(value) }
 
     /// Whole and beyond 2^53, where two literals can round to one `Double`.
     private var isBigInteger: Bool { abs(value) >= 9_007_199_254_740_992 && literal.map { !$0.contains("e") && !$0.contains("E") } == true }
 
     /// `1` for 1.0, `1.5`, `1e+20` for larger values.
-    public static func format(_ n: Double) -> String {
+    package static func format(_ n: Double) -> String {
         if n.rounded() == n && abs(n) < 1e15 { return String(Int64(n)) }
         return String(n)
     }

@@ -1,14 +1,14 @@
 /// A JSON syntax error with the line and column where reading stopped.
-public struct JSONSyntaxError: Error, Sendable, Equatable {
+package struct JSONSyntaxError: Error, Sendable, Equatable {
     /// 1-based line of the offending character.
-    public var line: Int
+    package var line: Int
     /// 1-based column of the offending character.
-    public var column: Int
+    package var column: Int
     /// What was expected and what was found.
-    public var message: String
+    package var message: String
 
     /// Makes an error at a position.
-    public init(line: Int, column: Int, message: String) {
+    package init(line: Int, column: Int, message: String) {
         self.line = line
         self.column = column
         self.message = message
@@ -16,13 +16,13 @@ public struct JSONSyntaxError: Error, Sendable, Equatable {
 }
 
 /// Parses RFC 8259 JSON from bytes into a `JSONValue`, reporting errors by line and column.
-public struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
 
     /// Parses a complete document; trailing content other than whitespace is an error.
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         // A UTF-8 byte order mark is tolerated: some editors write one.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
@@ -34,7 +34,7 @@ public struct JSONParser {
     }
 
     /// Parses a string of JSON text.
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 

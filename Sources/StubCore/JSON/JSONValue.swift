@@ -2,7 +2,7 @@
 ///
 /// Stub files rely on order (the first variant whose `when` holds wins), which Foundation's
 /// `JSONSerialization` does not keep, so the core parses JSON itself.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(JSONNumber)
@@ -11,10 +11,10 @@ public enum JSONValue: Sendable, Equatable {
     case object([(key: String, value: JSONValue)])
 
     /// A computed number.
-    public static func number(_ value: Double) -> JSONValue { .number(JSONNumber(value)) }
+    package static func number(_ value: Double) -> JSONValue { .number(JSONNumber(value)) }
 
     /// Structural equality; objects compare keys in order.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -28,19 +28,19 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The value for `key` when this is an object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The value when this is a number.
-    public var numberValue: Double? {
+    package var numberValue: Double? {
         if case .number(let n) = self { return n.value }
         return nil
     }
 
     /// A short name of the kind of value, for error messages ("found a number").
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -52,7 +52,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The string form of a scalar, as a `when` condition compares it ("true", "42", "x").
-    public var scalarText: String? {
+    package var scalarText: String? {
         switch self {
         case .string(let s): return s
         case .bool(let b): return b ? "true" : "false"
@@ -67,7 +67,7 @@ public enum JSONValue: Sendable, Equatable {
 
 extension JSONValue {
     /// Compact JSON text of this value.
-    public func serialized(pretty: Bool = false) -> String {
+    package func serialized(pretty: Bool = false) -> String {
         var out = ""
         write(to: &out, pretty: pretty, indent: 0)
         return out

@@ -5,20 +5,20 @@ import Foundation
 #endif
 
 /// A service's error shape: a JSON template whose strings may hold `{{title}}`, `{{message}}`, `{{code}}`, `{{status}}`.
-public struct ErrorEnvelope: Sendable, Equatable {
+package struct ErrorEnvelope: Sendable, Equatable {
     /// The variables a template may use.
-    public static let knownVariables = ["title", "message", "code", "status"]
+    package static let knownVariables = ["title", "message", "code", "status"]
 
     /// The template as written in `_service.json`.
-    public let template: JSONValue
+    package let template: JSONValue
 
     /// Makes an envelope from a template.
-    public init(template: JSONValue) {
+    package init(template: JSONValue) {
         self.template = template
     }
 
     /// Every `{{name}}` the template refers to, in first-use order.
-    public var variables: [String] {
+    package var variables: [String] {
         var names: [String] = []
         func visit(_ v: JSONValue) {
             switch v {
@@ -34,7 +34,7 @@ public struct ErrorEnvelope: Sendable, Equatable {
     }
 
     /// Renders the template; a string that is exactly `{{status}}` becomes a number.
-    public func render(_ values: [String: String], status: Int) -> JSONValue {
+    package func render(_ values: [String: String], status: Int) -> JSONValue {
         func fill(_ v: JSONValue) -> JSONValue {
             switch v {
             case .string(let s):

@@ -5,9 +5,9 @@ import Foundation
 #endif
 
 /// Loads and validates a stub directory into a `StubCatalog`, reporting every problem at once.
-public enum StubLoader {
+package enum StubLoader {
     /// Loads `directory`; on any problem returns all of them and no catalog.
-    public static func load(directory: String, allowEmpty: Bool = false) -> Result<StubCatalog, StubLoadFailure> {
+    package static func load(directory: String, allowEmpty: Bool = false) -> Result<StubCatalog, StubLoadFailure> {
         let log = ProblemLog()
         let root = URL(fileURLWithPath: directory).standardizedFileURL.path
         let kind = FileKind.of(root)

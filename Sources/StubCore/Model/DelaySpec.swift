@@ -32,7 +32,7 @@ public enum DelaySpec: Sendable, Equatable {
     }
 
     /// The JSON form used in stub files and the admin API.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .fixed(let ms): return .object([("ms", .number(Double(ms)))])
         case .uniform(let lo, let hi): return .object([("min", .number(Double(lo))), ("max", .number(Double(hi)))])

@@ -1,7 +1,7 @@
 /// A path like `/api/v1/users/{id}` split into literal and parameter segments.
-public struct PathTemplate: Sendable, Equatable {
+package struct PathTemplate: Sendable, Equatable {
     /// One segment of a template.
-    public enum Segment: Sendable, Equatable {
+    package enum Segment: Sendable, Equatable {
         /// Must equal the request's segment.
         case literal(String)
         /// Matches any one non-empty segment and captures it under this name.
@@ -9,12 +9,12 @@ public struct PathTemplate: Sendable, Equatable {
     }
 
     /// The template as written, normalised to one leading slash and no trailing slash.
-    public let text: String
+    package let text: String
     /// The segments in order.
-    public let segments: [Segment]
+    package let segments: [Segment]
 
     /// Parses a template; `{name}` segments are parameters.
-    public init(_ text: String) {
+    package init(_ text: String) {
         let parts = PathTemplate.split(text)
         segments = parts.map { part in
             if part.count > 2, part.hasPrefix("{"), part.hasSuffix("}") {
@@ -26,17 +26,17 @@ public struct PathTemplate: Sendable, Equatable {
     }
 
     /// The names of the parameters, in order.
-    public var parameterNames: [String] {
+    package var parameterNames: [String] {
         segments.compactMap { if case .parameter(let n) = $0 { return n } else { return nil } }
     }
 
     /// Splits a path into its non-empty segments.
-    public static func split(_ path: some StringProtocol) -> [String] {
+    package static func split(_ path: some StringProtocol) -> [String] {
         path.split(separator: "/" as Character, omittingEmptySubsequences: true).map { String($0) }
     }
 
     /// The captured parameters when `pathSegments` matches, else nil.
-    public func match(_ pathSegments: [String]) -> [String: String]? {
+    package func match(_ pathSegments: [String]) -> [String: String]? {
         guard pathSegments.count == segments.count else { return nil }
         var captured: [String: String] = [:]
         for (segment, actual) in zip(segments, pathSegments) {
@@ -50,7 +50,7 @@ public struct PathTemplate: Sendable, Equatable {
 
     /// The value `path` (as sent) gives the parameter `name`, read straight from the path's bytes
     /// and percent-decoded; nil when the template has no such parameter or the path is shorter.
-    public func value(of name: String, in path: String) -> String? {
+    package func value(of name: String, in path: String) -> String? {
         guard let position = segments.firstIndex(of: .parameter(name)) else { return nil }
         var path = path
         return path.withUTF8 { bytes -> String? in

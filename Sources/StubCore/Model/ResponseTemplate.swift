@@ -3,9 +3,9 @@
 ///
 /// The body is split once at load time; rendering only concatenates. Values inserted into a JSON
 /// body are JSON-escaped, so a quote in a query value cannot break the document.
-public struct ResponseTemplate: Sendable {
+package struct ResponseTemplate: Sendable {
     /// Where a placeholder's value comes from.
-    public enum Source: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
         /// A path template parameter.
         case path(String)
         /// A query parameter (percent-decoded).
@@ -27,13 +27,13 @@ public struct ResponseTemplate: Sendable {
 
     let parts: [Part]
     /// True when values are escaped for a JSON string context.
-    public let escapesJSON: Bool
+    package let escapesJSON: Bool
 
     /// The placeholder forms, for error messages.
-    public static let forms = "{{path.NAME}}, {{query.NAME}}, {{header.NAME}}, {{body.NAME}}, {{method}} or {{request.path}}"
+    package static let forms = "{{path.NAME}}, {{query.NAME}}, {{header.NAME}}, {{body.NAME}}, {{method}} or {{request.path}}"
 
     /// Splits `bytes` into literal runs and placeholders; an unknown placeholder is an error message.
-    public static func parse(_ bytes: [UInt8], escapesJSON: Bool) -> Result<ResponseTemplate, TemplateError> {
+    package static func parse(_ bytes: [UInt8], escapesJSON: Bool) -> Result<ResponseTemplate, TemplateError> {
         var parts: [Part] = []
         var literal: [UInt8] = []
         var i = 0
@@ -81,12 +81,12 @@ public struct ResponseTemplate: Sendable {
     }
 
     /// The path parameters the template refers to (checked against the route at load time).
-    public var pathParameters: [String] {
+    package var pathParameters: [String] {
         parts.compactMap { if case .value(.path(let name)) = $0 { return name } else { return nil } }
     }
 
     /// The body with every placeholder replaced by `0`: what load-time JSON validation parses.
-    public var sample: [UInt8] {
+    package var sample: [UInt8] {
         parts.flatMap { part -> [UInt8] in
             if case .literal(let bytes) = part { return bytes }
             return [UInt8(ascii: "0")]
@@ -94,7 +94,7 @@ public struct ResponseTemplate: Sendable {
     }
 
     /// The body for one request; a value the request lacks renders as an empty string.
-    public func render(_ request: StubRequest, parameters: [String: String]) -> [UInt8] {
+    package func render(_ request: StubRequest, parameters: [String: String]) -> [UInt8] {
         var view = RequestView(request, parameters: parameters)
         return render(&view)
     }
@@ -128,7 +128,7 @@ public struct ResponseTemplate: Sendable {
 }
 
 /// A template that cannot be used, with the reason.
-public struct TemplateError: Error, Sendable {
+package struct TemplateError: Error, Sendable {
     /// What was expected and what was found.
-    public var message: String
+    package var message: String
 }

@@ -9,14 +9,14 @@ public final class Route: Sendable {
     /// Upper-case HTTP method.
     public let method: String
     /// The full path template (service basePath joined with the route's path).
-    public let template: PathTemplate
+    package let template: PathTemplate
     /// Variants in selection order: those listed in route.json first, then the rest by name.
     public let variants: [Variant]
     /// Index into `variants` of the response served when nothing else selects one.
     public let defaultIndex: Int
     /// The service's error shape, for answers stubd makes itself on the route's behalf (a
     /// request refused by the API contract).
-    public let errorEnvelope: ErrorEnvelope?
+    package let errorEnvelope: ErrorEnvelope?
 
     /// The full path as written, e.g. `/api/v1/users/{id}`.
     public var fullPath: String { template.text }
@@ -24,7 +24,7 @@ public final class Route: Sendable {
     public var defaultVariant: Variant { variants[defaultIndex] }
 
     /// Makes a route; `defaultIndex` must be a valid index into `variants`.
-    public init(id: String, service: String?, name: String, method: String, template: PathTemplate, variants: [Variant], defaultIndex: Int,
+    package init(id: String, service: String?, name: String, method: String, template: PathTemplate, variants: [Variant], defaultIndex: Int,
                 errorEnvelope: ErrorEnvelope? = nil) {
         self.id = id
         self.service = service

@@ -17,7 +17,7 @@ public final class Variant: Sendable {
     /// A network fault served instead of a response.
     public let fault: Fault?
     /// When set, the body is rendered per request with request values (`"template": true`).
-    public let template: ResponseTemplate?
+    package let template: ResponseTemplate?
     /// A human note from route.json.
     public let description: String?
     /// When set, the body is sent as these events over time instead of at once.
@@ -29,7 +29,7 @@ public final class Variant: Sendable {
     public let bodySource: String?
 
     /// Makes a variant from prepared parts.
-    public init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
+    package init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
                 delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, template: ResponseTemplate? = nil,
                 description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil, bodySource: String? = nil) {
         self.name = name

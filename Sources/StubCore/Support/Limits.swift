@@ -1,25 +1,25 @@
 /// Bounds that more than one layer checks, defined once so the CLI, the stub files, the admin API,
 /// the request controls and the server agree.
-public enum Limits {
+package enum Limits {
     /// The longest delay a stub file, a request control or an admin override may ask for: one hour.
-    public static let maxDelayMs = 3_600_000
+    package static let maxDelayMs = 3_600_000
     /// The longest server-wide duration (`--delay`, `--hold-cap`): one day.
-    public static let maxDurationMs = 86_400_000
+    package static let maxDurationMs = 86_400_000
     /// The largest admin request body (an override, a release): 64 KiB, far more than any real
     /// override needs, and little enough that no session can pin much memory with one.
-    public static let maxAdminBodyBytes = 64 * 1024
+    package static let maxAdminBodyBytes = 64 * 1024
     /// The longest `sequence` an override may give: 1,000 steps.
-    public static let maxSequenceSteps = 1000
+    package static let maxSequenceSteps = 1000
     /// Request body bytes a journal entry keeps (the full size is kept in `bodyBytes`).
-    public static let journalBodyBytes = 8192
+    package static let journalBodyBytes = 8192
     /// Where the admin API lives; stubs cannot use paths under it.
-    public static let adminPrefix = "/__stubd/"
+    package static let adminPrefix = "/__stubd/"
     /// The header that scopes overrides, sequences and the journal to one test.
-    public static let sessionHeader = "X-Stub-Session"
+    package static let sessionHeader = "X-Stub-Session"
     /// The path prefix that does what the session header does, for clients that cannot add a
     /// header: `/__session/<id>/api/v1/users` is `/api/v1/users` in session `<id>`.
-    public static let sessionPathPrefix = "/__session/"
+    package static let sessionPathPrefix = "/__session/"
 
     /// "milliseconds from 0 to 3600000", for error messages about delays.
-    public static var delayExpectation: String { "milliseconds from 0 to \(maxDelayMs)" }
+    package static var delayExpectation: String { "milliseconds from 0 to \(maxDelayMs)" }
 }
