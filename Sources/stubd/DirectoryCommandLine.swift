@@ -14,6 +14,21 @@ enum DirectoryCommandLine: Equatable {
         var values: [String: String] = [:]
     }
 
+    /// Parses `arguments` and runs `body` with the values; prints `usage` for help (exit 0) and
+    /// with the error for a bad command line (exit 2).
+    static func run(_ arguments: [String], usage: String, switches known: Set<String> = [], values valued: Set<String> = [],
+                    _ body: (Values) -> Int32) -> Int32 {
+        switch parse(arguments, switches: known, values: valued) {
+        case .failure(let error):
+            StubdCommand.fail(error.message, usage: usage)
+            return 2
+        case .success(.help):
+            print(usage)
+            return 0
+        case .success(.run(let values)): return body(values)
+        }
+    }
+
     /// Parses `arguments` for a command taking the switches and valued options named.
     static func parse(_ arguments: [String], switches known: Set<String> = [], values valued: Set<String> = []) -> Result<DirectoryCommandLine, UsageError> {
         var scanner = ArgumentScanner(arguments)

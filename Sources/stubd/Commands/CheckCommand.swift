@@ -11,16 +11,10 @@ enum CheckCommand {
                   "                      statuses and operations only one side has) as problems"])
 
     static func run(_ arguments: [String]) -> Int32 {
-        let parsed: DirectoryCommandLine.Values
-        switch DirectoryCommandLine.parse(arguments, switches: ["--strict"], values: ["--openapi", "--spec-root"]) {
-        case .failure(let error):
-            StubdCommand.fail(error.message, usage: usage)
-            return 2
-        case .success(.help):
-            print(usage)
-            return 0
-        case .success(.run(let values)): parsed = values
-        }
+        DirectoryCommandLine.run(arguments, usage: usage, switches: ["--strict"], values: ["--openapi", "--spec-root"], check)
+    }
+
+    private static func check(_ parsed: DirectoryCommandLine.Values) -> Int32 {
         let directory = parsed.directory
         switch StubLoader.load(directory: directory) {
         case .success(let catalog):

@@ -7,16 +7,10 @@ enum RoutesCommand {
         command: "routes", overview: "Print the routes of a stub directory: service, route, method, full path, variants, default.")
 
     static func run(_ arguments: [String]) -> Int32 {
-        let directory: String
-        switch DirectoryCommandLine.parse(arguments) {
-        case .failure(let error):
-            StubdCommand.fail(error.message, usage: usage)
-            return 2
-        case .success(.help):
-            print(usage)
-            return 0
-        case .success(.run(let values)): directory = values.directory
-        }
+        DirectoryCommandLine.run(arguments, usage: usage) { list($0.directory) }
+    }
+
+    private static func list(_ directory: String) -> Int32 {
         switch StubLoader.load(directory: directory) {
         case .success(let catalog):
             print(table(catalog), terminator: "")
