@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "StubProxy", dependencies: ["StubCore", "StubCapture", "CGnuTLS"]),
         .target(name: "StubSchema", dependencies: ["StubCore"]),
         .target(name: "StubContract", dependencies: ["StubCore", "StubSchema", "StubCapture", "CYAML"]),
-        .target(name: "StubServer", dependencies: ["StubCore", "CMicroHTTPD"]),
+        .target(name: "StubServer", dependencies: ["StubCore", "CMicroHTTPD", "CSystem"]),
         .target(name: "StubTesting", dependencies: ["StubServer"]),
         .target(name: "StubdClient"),
         .executableTarget(name: "stubd-conformance", dependencies: ["StubSchema", "StubCore"]),

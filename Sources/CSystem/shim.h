@@ -12,4 +12,43 @@ static inline int CSystem_return_large_buffers(int bytes, int trim) {
 }
 #endif
 
+#if defined(__linux__)
+#include <sys/epoll.h>
+#include <stdint.h>
+
+/* epoll for the hang-up watcher. `struct epoll_event` is packed on x86-64, which Swift cannot
+   lay out, so these take and give plain values. */
+
+/* A new epoll descriptor (close-on-exec), or -1 with errno set. */
+static inline int CSystem_epoll_create(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+/* Watches `fd` for a peer hang-up (read side closed, or both), once: the entry then stays
+   disabled until deleted. `data` comes back from CSystem_epoll_wait. */
+static inline int CSystem_epoll_watch_hangup(int epfd, int fd, uint64_t data) {
+    struct epoll_event event = { .events = EPOLLRDHUP | EPOLLHUP | EPOLLONESHOT, .data.u64 = data };
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event);
+}
+
+/* Watches `fd` for input (the watcher's own stop pipe). */
+static inline int CSystem_epoll_watch_input(int epfd, int fd, uint64_t data) {
+    struct epoll_event event = { .events = EPOLLIN, .data.u64 = data };
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event);
+}
+
+static inline int CSystem_epoll_forget(int epfd, int fd) {
+    return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/* Waits for events; writes each one's data into `datas` (room for `capacity`); returns how
+   many, or -1 with errno set. */
+static inline int CSystem_epoll_wait(int epfd, uint64_t *datas, int capacity, int timeout_ms) {
+    struct epoll_event events[64];
+    int n = epoll_wait(epfd, events, capacity < 64 ? capacity : 64, timeout_ms);
+    for (int i = 0; i < n; i++) datas[i] = events[i].data.u64;
+    return n;
+}
+#endif
+
 #endif

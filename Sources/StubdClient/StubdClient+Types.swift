@@ -13,6 +13,9 @@ extension StubdClient {
         case truncate
         /// Nothing, until the client gives up (`URLError.timedOut`).
         case hang
+        /// The head a few bytes at a time over the delay, then the body: slow but whole, or
+        /// `URLError.timedOut` when a gap outlasts the request's timeout.
+        case slowHeaders = "slow-headers"
     }
 
     /// `GET /__stubd/health`.

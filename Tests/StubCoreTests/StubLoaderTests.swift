@@ -98,7 +98,7 @@ import Testing
         (["r/route.json": #"{"method": "GET", "path": "/x", "delay": {"min": 900, "max": 100}}"#, "r/200.json": "{}"],
          "r/route.json: delay: expected min ≤ max, found min 900 and max 100"),
         (["r/route.json": #"{"method": "GET", "path": "/x", "variants": {"500": {"fault": "explode"}}}"#],
-         #"r/route.json: variants.500.fault: expected one of reset, empty, garbage, truncate, hang, found "explode""#),
+         #"r/route.json: variants.500.fault: expected one of reset, empty, garbage, truncate, hang, slow-headers, found "explode""#),
         (["r/route.json": #"{"method": "GET", "path": "/x", "headers": {"X-A": 1}}"#, "r/200.json": "{}"],
          "r/route.json: headers.X-A: expected a string, found a number"),
         (["r/route.json": #"{"method": "GET", "path": "/x", "throttle": {"bytesPerSecond": 0}}"#, "r/200.json": "{}"],

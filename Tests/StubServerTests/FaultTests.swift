@@ -101,4 +101,39 @@ import Testing
             #expect(elapsed > 900 && elapsed < 5000, "\(elapsed) ms")
         }
     }
+
+    /// `slow-headers`: the head trickles out over the delay, then the body; a client patient
+    /// between pieces gets the whole answer, one with a shorter timeout times out.
+    @Test func slowHeadersTricklesTheHeadOverTheDelay() async throws {
+        try await withServer { server in
+            let socket = try RawSocket(port: server.port)
+            socket.send(Array("GET /api/v1/users/1?__fault=slow-headers&__delay=1000 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            let (reads, received) = try await OffPool.run { () -> ([(at: Double, bytes: Int)], [UInt8]) in
+                let start = monotonicMs()
+                var reads: [(at: Double, bytes: Int)] = []
+                var received: [UInt8] = []
+                while true {
+                    let chunk = socket.readSome(timeoutSeconds: 3)
+                    if chunk.isEmpty { break }
+                    reads.append((monotonicMs() - start, chunk.count))
+                    received += chunk
+                }
+                return (reads, received)
+            }
+            let text = String(decoding: received, as: UTF8.self)
+            let direct = try await HTTPClient.fetch(server.url("/api/v1/users/1"))
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n") && text.hasSuffix(direct.text), "\(text)")
+            #expect(reads.count >= 5, "the head came in \(reads.count) reads")
+            #expect((reads.last?.at ?? 0) >= 800, "the last piece came after \(reads.last?.at ?? 0) ms")
+            #expect((reads.first?.at ?? 1000) < 300, "the first piece came at once")
+            let patient = try await HTTPClient.fetch(server.url("/api/v1/users/1?__fault=slow-headers&__delay=600"))
+            #expect(patient.status == 200 && patient.text == direct.text)
+            let hasty = await HTTPClient.errorCode(server.url("/api/v1/users/1?__fault=slow-headers&__delay=2000"), timeout: 0.04)
+            #expect(hasty == .timedOut)
+            let curl = try await Curl.run(["-s", "-o", "/dev/null", "-m", "0.3", server.url("/api/v1/users/1?__fault=slow-headers&__delay=2000").absoluteString])
+            #expect(curl.exitCode == 28)
+            let records = await server.waitForRequests(route: "app/user", count: 5)
+            #expect(records.filter { $0.fault == .slowHeaders }.count == 4)
+        }
+    }
 }

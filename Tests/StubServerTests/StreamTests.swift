@@ -75,6 +75,8 @@ import FoundationNetworking
             #expect(code != nil, "URLSession sees the reset")
             let records = await server.waitForRequests(route: "slow", count: 3)
             #expect(records.map { $0.stream?.eventsSent } == [2, 1, 1])
+            // A cut stream is journaled as the reset it is.
+            #expect(records.map(\.fault) == [.reset, .reset, .reset])
         }
     }
 
@@ -84,10 +86,11 @@ import FoundationNetworking
             let left = try await Curl.run(["-sN", "-m", "0.5", server.url("/long").absoluteString])
             #expect(left.exitCode == 28)
             let records = await server.waitForRequests(route: "long")
-            // The stream stops at the first write after the client left (the kernel reports it
-            // then), well before its tenth event.
+            // Events come every 200 ms and curl leaves at 500 ms, having read two: the watcher
+            // wakes the waiting stream when the client closes, so at most one more is counted.
             let stream = try #require(records.first?.stream)
-            #expect(stream.clientGone && stream.eventsSent >= 2 && stream.eventsSent < 10, "\(stream)")
+            #expect(stream.clientGone && stream.eventsSent >= 2 && stream.eventsSent <= 3, "\(stream)")
+            #expect(records.first?.clientGone == true)
             let after = try await HTTPClient.fetch(server.url("/v1/chat"), method: "POST")
             #expect(after.text == StreamTests.framed)
         }

@@ -4,26 +4,29 @@ import StubCore
 import Testing
 
 /// `SuspendedConnections` without libmicrohttpd: a fake event loop stands in for MHD. Like MHD, it
-/// runs a resumed connection again on its own thread (calling `didResume`), never inside `resume`.
+/// runs a resumed connection again on its own thread (reporting `resumed`), never inside `resume`.
 final class FakeEventLoop: @unchecked Sendable {
     // @unchecked: every mutable field is behind a `Locked`.
     let marks = Locked<[Int: SuspensionMark]>([:])
     let resumed = Locked<[Int: Int]>([:])
     let queue = Locked<[Int]>([])
+    /// Handles whose resume reported the client gone.
+    let gone = Locked<Set<Int>>([])
     let running = Locked(true)
     private var thread: pthread_t?
     var owner: SuspendedConnections!
 
-    init() throws {
-        owner = try SuspendedConnections { [unowned self] handle in
+    init(useEpoll: Bool = true) throws {
+        owner = try SuspendedConnections(suspend: { _ in }, resume: { [unowned self] handle in
             // Resume only flags the connection, as MHD does; the loop thread runs it later.
             queue.withLock { $0.append(Int(handle)) }
-        }
+        }, useEpoll: useEpoll)
         thread = try BackgroundThread.start { [self] in
             while running.withLock({ $0 }) || !queue.withLock({ $0.isEmpty }) {
                 let due = queue.withLock { q -> [Int] in defer { q.removeAll() }; return q }
                 for handle in due {
-                    marks.withLock { owner.didResume(&$0[handle, default: SuspensionMark()]) }
+                    let left = marks.withLock { owner.resumed(&$0[handle, default: SuspensionMark()]) }
+                    if left { gone.withLock { _ = $0.insert(handle) } }
                     resumed.withLock { $0[handle, default: 0] += 1 }
                 }
                 if due.isEmpty { usleep(200) }
@@ -32,10 +35,10 @@ final class FakeEventLoop: @unchecked Sendable {
     }
 
     /// Suspends `handle` until `deadline`, as the access handler does; false when refused.
-    func suspend(_ handle: Int, until deadline: UInt64) -> Bool {
+    func suspend(_ handle: Int, fd: Int32? = nil, until deadline: UInt64) -> Bool {
         marks.withLock { marks in
             var mark = SuspensionMark()
-            let ticket = owner.suspend(UInt(handle), mark: &mark, until: deadline) { _ in }
+            let ticket = owner.suspend(UInt(handle), fd: fd, mark: &mark, until: deadline)
             marks[handle] = mark
             return ticket != nil
         }
@@ -105,7 +108,7 @@ final class FakeEventLoop: @unchecked Sendable {
         let loop = try FakeEventLoop()
         defer { loop.stop() }
         var mark = SuspensionMark()
-        let ticket = try #require(loop.owner.suspend(UInt(7), mark: &mark, until: .max) { _ in })
+        let ticket = try #require(loop.owner.suspend(UInt(7), fd: nil, mark: &mark, until: .max))
         loop.marks.withLock { $0[7] = mark }
         #expect(loop.owner.resumeEarly(ticket))
         #expect(!loop.owner.resumeEarly(ticket))
@@ -115,12 +118,35 @@ final class FakeEventLoop: @unchecked Sendable {
         #expect(loop.resumed.withLock { $0[7] } == 1)
     }
 
-    @Test func didResumeWithoutASuspendChangesNothing() throws {
+    @Test func aResumeOrEndWithoutASuspendChangesNothing() throws {
         let loop = try FakeEventLoop()
         defer { loop.stop() }
         var mark = SuspensionMark()
-        loop.owner.didResume(&mark)
+        #expect(!loop.owner.resumed(&mark))
+        loop.owner.ended(&mark)
         #expect(loop.owner.count == 0)
         #expect(!mark.isSuspended)
+    }
+
+    /// A client that closes its socket while suspended is woken at once and reported gone, on
+    /// both watchers; one whose peer sends bytes (a pipelined request) stays suspended.
+    @Test(arguments: [true, false])
+    func aClientThatLeavesWhileSuspendedIsWokenAndReportedGone(useEpoll: Bool) throws {
+        let loop = try FakeEventLoop(useEpoll: useEpoll)
+        defer { loop.stop() }
+        var leaving: [Int32] = [-1, -1], staying: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, LibC.streamSocket, 0, &leaving) == 0 && socketpair(AF_UNIX, LibC.streamSocket, 0, &staying) == 0)
+        defer { for fd in [leaving[0], staying[0], staying[1]] { close(fd) } }
+        #expect(loop.suspend(1, fd: leaving[0], until: Self.ms(60_000)))
+        #expect(loop.suspend(2, fd: staying[0], until: Self.ms(60_000)))
+        _ = "GET / HTTP/1.1\r\n".withCString { send(staying[1], $0, 16, 0) }
+        close(leaving[1])
+        let deadline = Self.ms(3000)
+        while loop.resumed.withLock({ $0[1] }) == nil && MonotonicClock.now() < deadline { usleep(1000) }
+        #expect(loop.resumed.withLock { $0[1] } == 1)
+        #expect(loop.gone.withLock { $0 } == [1])
+        usleep(300_000)
+        #expect(loop.resumed.withLock { $0[2] } == nil, "a peer that sent bytes is not gone")
+        #expect(loop.owner.count == 1)
     }
 }

@@ -61,6 +61,8 @@ extension AdminAPI {
         var headers: [(key: String, value: JSONValue)] = []
         for (name, value) in r.request.headers where !headers.contains(where: { $0.key == name }) { headers.append((name, .string(value))) }
         let text = String(validating: r.request.body, as: UTF8.self)
+        // True when the client left early; false for a stream that ended as planned; else null.
+        let gone: JSONValue = r.clientGone ? .bool(true) : (r.stream == nil ? .null : .bool(false))
         return .object([
             ("id", .number(Double(entry.id))),
             ("time", .string(ISO8601.format(r.receivedAt))),
@@ -83,7 +85,7 @@ extension AdminAPI {
             ("proxied", .bool(r.proxied)),
             ("contract", r.contract.map { .array($0.map { .object([("where", .string($0.location)), ("problem", .string($0.problem))]) }) } ?? .null),
             ("eventsSent", r.stream.map { .number(Double($0.eventsSent)) } ?? .null),
-            ("clientGone", r.stream.map { .bool($0.clientGone) } ?? .null),
+            ("clientGone", gone),
             ("session", r.session.map { .string($0) } ?? .null),
         ])
     }

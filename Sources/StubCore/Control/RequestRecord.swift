@@ -35,6 +35,9 @@ public struct RequestRecord: Sendable {
     public var contract: [ContractViolation]?
     /// For a streamed body: the events sent, and whether the client left before the end.
     public var stream: (eventsSent: Int, clientGone: Bool)?
+    /// True when the client left before its answer was complete: while the request was delayed,
+    /// held, hanging or deferred, or before a stream's end.
+    public var clientGone = false
     /// Time from the request's arrival to the response being queued (or the fault).
     public var elapsedMs: Double
     /// The body size received (the journal keeps the first `Limits.journalBodyBytes`).

@@ -10,6 +10,9 @@ public enum Fault: String, Sendable, CaseIterable, Codable {
     case truncate
     /// Nothing is sent until the client gives up (or the server's hold cap passes).
     case hang
+    /// The head arrives a few bytes at a time, spread over the delay (5 s without one), then
+    /// the body; the connection then closes.
+    case slowHeaders = "slow-headers"
 
     /// The names, for error messages.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }

@@ -124,7 +124,7 @@ package final class StubResponder: Sendable {
     /// Journals and logs a finished request. `status` is what was sent (0 for a fault),
     /// `bodyBytes` the body size received. Nothing is copied when neither the journal nor a logger takes it.
     package func completed(_ plan: ResponsePlan, request: any RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int,
-                           stream: (eventsSent: Int, clientGone: Bool)? = nil) {
+                           stream: (eventsSent: Int, clientGone: Bool)? = nil, clientGone: Bool = false) {
         guard keepsRecord(of: plan) else { return }
         let journals = plan.journaled && control.keepsJournal
         var snapshot = request.snapshot()
@@ -134,6 +134,7 @@ package final class StubResponder: Sendable {
         record.route = plan.route
         record.proxied = plan.proxied
         record.stream = stream
+        record.clientGone = clientGone || stream?.clientGone == true
         record.contract = plan.contract
         logger?.log(record)
         if journals { control.record(record) }

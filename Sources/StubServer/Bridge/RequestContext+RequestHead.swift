@@ -28,7 +28,7 @@ extension RequestContext: RequestHead {
         copy?.headers ?? connection?.headers() ?? []
     }
 
-    var scheme: RequestScheme { secure ? .https : .http }
+    var scheme: RequestScheme { isSecure ? .https : .http }
 
     var mayCarryControls: Bool {
         if let known = controlsSeen { return known }

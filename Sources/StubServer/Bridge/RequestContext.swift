@@ -1,28 +1,17 @@
 import StubCore
 
-/// Per-request state kept in libmicrohttpd's `con_cls` from the first handler call to completion.
-/// It is also the request the core reads (`RequestContext+RequestHead.swift`): one allocation per
-/// request holds both.
-final class RequestContext {
-    enum Phase {
-        /// Headers (and maybe body) are arriving.
-        case receiving
-        /// Suspended until the delay is up, then the response is queued.
-        case delayed
-        /// Suspended for a `hang` fault; on resume the connection is closed.
-        case hanging
-        /// Suspended while a background thread makes the reply (a reload).
-        case deferred
-        /// Suspended by an admin hold until released (or the hold cap).
-        case held
-        /// The response is queued (a throttled body may still be sending).
-        case answered
-    }
-
+/// One request as libmicrohttpd delivers it, kept in its `con_cls` from the request line to
+/// completion: the head's lookups, the body as it arrives, and the request's lifecycle, whose
+/// phases carry the rest. It is also the request the core reads (`RequestContext+RequestHead.swift`):
+/// one allocation per request holds all of it.
+final class RequestContext: LifecycleRequest {
     let startNs: UInt64
-    var phase = Phase.receiving
+    /// Where the request is in its life, and what it waits for (see `RequestLifecycle`).
+    var life = RequestLifecycle()
     /// False until the first access-handler call, which checks the head before any body is read.
     var headChecked = false
+    /// True once the whole request arrived and its lifecycle started.
+    var started = false
     var body: [UInt8] = []
     var bodyBytesSeen = 0
     /// The largest body kept (`--max-body`); a larger one is answered with 413.
@@ -36,8 +25,8 @@ final class RequestContext {
     /// The connection's entry in `ConnectionAdmission`, for its head deadline.
     let admitted: ConnectionAdmission.Connection?
     /// True on a TLS connection.
-    let secure: Bool
-    /// Set when the request is complete, before the bridge sees it.
+    let isSecure: Bool
+    /// Set when the request is complete, before the lifecycle starts.
     private(set) var connection: MHDConnection?
     private(set) var method = "GET"
     /// The path as sent, without the query (decoded segment by segment in the core).
@@ -48,23 +37,14 @@ final class RequestContext {
     var controlsSeen: Bool?
     /// Whether a header name has the control prefix, learnt while checking the head.
     var controlHeaderSeen = false
-    var plan: ResponsePlan?
-    /// The response is a stream, journaled when it ends rather than when it is queued.
-    var streaming = false
-    /// The wake-up ticket while an admin hold keeps the request waiting.
-    var holdTicket: UInt64?
-    /// When a hold let the request go: its delay counts from then.
-    var releasedNs: UInt64?
+    /// The catalog snapshot (with its prepared responses) the request keeps to its end.
     var prepared: PreparedCatalog?
     /// Set through `SuspendedConnections` only.
     var suspension = SuspensionMark()
-    /// Where a background thread leaves a deferred reply before resuming the connection; made
-    /// only for deferred replies, so a plain request allocates no lock.
-    var deferredReply: Locked<Reply?>?
 
     init(startNs: UInt64, path: String, maxBody: Int, admitted: ConnectionAdmission.Connection?, secure: Bool = false, budget: BodyBudget? = nil) {
         self.startNs = startNs
-        self.secure = secure
+        isSecure = secure
         self.path = path
         self.maxBody = maxBody
         self.admitted = admitted

@@ -1,63 +1,34 @@
 import StubCore
 
-/// Acts below HTTP on a connection's socket to give the client a network failure.
-/// After each of these the handler closes the connection.
+/// The socket calls of the faults that act below HTTP: raw bytes written to the client, and a
+/// reset. What to write is the lifecycle's (`FaultBytes`); a failing call ends the fault early,
+/// and the connection is closed either way.
 enum FaultInjector {
-    /// `status`, `headers` and `body` are the variant's, for `truncate`'s head and partial body.
-    /// A failing socket call ends the fault early: the connection is closed either way.
-    static func inject(_ fault: Fault, socket fd: Int32, status: Int, headers: [HTTPHeader], body: [UInt8]) {
-        do {
-            switch fault {
-            case .reset:
-                // Dissolving the association makes the kernel answer the peer with RST. SO_LINGER 0
-                // alone is not enough: MHD shuts down the write side first, which sends a FIN.
-                var option = linger(l_onoff: 1, l_linger: 0)
-                try SystemCall.run("setsockopt SO_LINGER") { setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size)) }
-                try LibC.dissolveConnection(fd)
-            case .empty, .hang:
-                break
-            case .garbage:
-                var rng = SystemRandomNumberGenerator()
-                // Not starting with "HTTP/" so no client mistakes it for a response head.
-                var bytes: [UInt8] = [0x00, 0xFF, 0x13, 0x37]
-                bytes += (0..<508).map { _ in UInt8.random(in: 0...255, using: &rng) }
-                try sendAll(fd, bytes)
-            case .truncate:
-                try sendAll(fd, truncatedResponse(status: status, headers: headers, body: body))
-            }
-        } catch {
-            // The client is gone or the socket is broken: nothing more to break.
-        }
-    }
-
-    /// The variant's head with a Content-Length larger than the body, and half the body.
-    static func truncatedResponse(status: Int, headers: [HTTPHeader], body: [UInt8]) -> [UInt8] {
-        let code = status == 0 ? 200 : status
-        var head = "HTTP/1.1 \(code) \(HTTPStatusText.reason(code))\r\n"
-        for h in truncatedHeaders(headers) { head += "\(h.name): \(h.value)\r\n" }
-        head += "Content-Length: \(promisedLength(of: body))\r\nConnection: close\r\n\r\n"
-        return Array(head.utf8) + sentPart(of: body)
-    }
-
-    /// The Content-Length a truncated response promises: more than it sends, by at least 100.
-    static func promisedLength(of body: [UInt8]) -> Int { max(body.count * 2, body.count + 100) }
-
-    /// The part of the body a truncated response sends: the first half (at least one byte).
-    static func sentPart(of body: [UInt8]) -> [UInt8] { Array(body.prefix(max(1, body.count / 2))) }
-
-    /// The variant's headers a truncated response keeps (the length and connection are its own).
-    static func truncatedHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
-        headers.filter { !["content-length", "connection"].contains($0.name.lowercased()) }
-    }
-
-    private static func sendAll(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
+    /// Writes `bytes` whole to the client socket, ignoring a client that is gone.
+    static func write(_ bytes: [UInt8], to fd: Int32) {
         var offset = 0
         while offset < bytes.count {
-            offset += try bytes.withUnsafeBytes { raw in
-                Result { () throws(SystemCallError) in
-                    try SystemCall.run("send") { LibC.sendNoSignal(fd, raw.baseAddress! + offset, raw.count - offset) }
-                }
-            }.get()
+            let sent = bytes.withUnsafeBytes { LibC.sendNoSignal(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0 && errno == EINTR {
+                continue
+            } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                // The socket is non-blocking and its buffer full: wait for room, briefly.
+                var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                guard poll(&entry, 1, 1000) > 0 else { return }
+            } else {
+                return
+            }
         }
+    }
+
+    /// Resets the connection: the kernel answers the peer with RST.
+    static func reset(_ fd: Int32) {
+        // SO_LINGER 0 alone is not enough: MHD shuts down the write side first, which sends a FIN;
+        // dissolving the association makes the kernel answer with RST.
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        try? LibC.dissolveConnection(fd)
     }
 }

@@ -94,7 +94,8 @@ public final class StubServer: Sendable {
                                                 peerGone: LibC.peerClosed,
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
             madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, holdCapMs: configuration.holdCapMs,
-                                           maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes)
+                                           maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes,
+                                           useEpoll: EventLoopChoice.usesEpoll(configuration.eventLoop))
             sweeper = try HeaderTimeoutSweeper(admission: admission)
         } catch {
             for socket in sockets { close(socket.fd) }
@@ -147,7 +148,7 @@ public final class StubServer: Sendable {
                 return
             }
             bridge.suspensions.shutdown()
-            bridge.worker.stop()
+            bridge.jobs.stop()
             // Calls still at the upstream end, and every proxied exchange answered so far is in
             // the stub tree, before stop returns.
             configuration.unmatched?.stop()

@@ -3,9 +3,11 @@ import Synchronization
 
 /// The one owner of the rule "no connection is suspended when the daemon stops" (libmicrohttpd
 /// aborts the process otherwise). It alone holds the stopping flag and the count of suspended
-/// connections, and it owns the timer that resumes them. Delays, hangs, throttled bodies and
-/// deferred replies all suspend through it. Handles are plain bits and the suspend and resume
-/// actions are passed in, so its tests run without libmicrohttpd.
+/// connections, owns the timer that resumes them and the watcher that notices clients leaving
+/// while suspended. Every wait (delays, hangs, holds, deferred replies, paced bodies and faults)
+/// suspends through `suspend` and reports back through `resumed` or `ended`. Handles are plain
+/// bits and the suspend and resume actions are given once, at init, so its tests run without
+/// libmicrohttpd.
 final class SuspendedConnections: Sendable {
     /// Taken to suspend and to begin a drain, so that no suspend slips in after the drain began.
     private let gate = PlainLock()
@@ -13,44 +15,86 @@ final class SuspendedConnections: Sendable {
     private let stopping = Atomic<Bool>(false)
     private let suspended = Atomic<Int>(0)
     private let scheduler: DelayScheduler
+    private let suspendAction: @Sendable (SuspensionHandle) -> Void
+    /// Tickets whose client the watcher saw leave, until their connection runs again.
+    private let gone: Locked<Set<UInt64>>
+    private let watcher: HangupWatcher?
 
-    /// `resume` wakes a suspended handle; it is called from the timer thread, from `resumeEarly`'s
-    /// caller, or from `drain`.
-    init(resume: @escaping @Sendable (SuspensionHandle) -> Void) throws(SystemCallError) {
-        scheduler = try DelayScheduler(resume: resume)
+    /// `suspend` and `resume` act on a handle; `resume` is called from the timer thread, from
+    /// `resumeEarly`'s caller, or from `drain`. `watchHangups` turns on the watcher (epoll when
+    /// `useEpoll`, else the portable scan).
+    init(suspend: @escaping @Sendable (SuspensionHandle) -> Void, resume: @escaping @Sendable (SuspensionHandle) -> Void,
+         watchHangups: Bool = true, useEpoll: Bool = true) throws(SystemCallError) {
+        suspendAction = suspend
+        let scheduler = try DelayScheduler(resume: resume)
+        self.scheduler = scheduler
+        let gone = Locked<Set<UInt64>>([])
+        self.gone = gone
+        do {
+            watcher = watchHangups ? try HangupWatcher(useEpoll: useEpoll) { ticket in
+                gone.withLock { _ = $0.insert(ticket) }
+                if !scheduler.resumeEarly(ticket) { gone.withLock { _ = $0.remove(ticket) } }
+            } : nil
+        } catch {
+            scheduler.shutdown()
+            throw error
+        }
     }
 
-    /// Suspends `handle` through `suspend` and resumes it at `deadline` (monotonic ns; `.max` waits
-    /// for `resumeEarly` or shutdown). Returns the ticket, or nil when the server is stopping: then
-    /// nothing was suspended and the caller closes the connection.
-    func suspend(_ handle: SuspensionHandle, mark: inout SuspensionMark, until deadline: UInt64, using suspend: (SuspensionHandle) -> Void) -> UInt64? {
+    /// Suspends `handle` and resumes it at `deadline` (monotonic ns; `.max` waits for
+    /// `resumeEarly` or shutdown), or as soon as its client is seen leaving (`fd` is watched).
+    /// Returns the ticket, or nil when the server is stopping: then nothing was suspended and the
+    /// caller closes the connection.
+    func suspend(_ handle: SuspensionHandle, fd: Int32?, mark: inout SuspensionMark, until deadline: UInt64) -> UInt64? {
         let accepted = gate.withLock { () -> Bool in
             // Checking `stopping` and suspending are one step: a suspend after the drain began
             // would never be resumed.
             guard !stopping.load(ordering: .acquiring) else { return false }
             suspended.add(1, ordering: .relaxed)
             mark.isSuspended = true
-            suspend(handle)
+            suspendAction(handle)
             return true
         }
         guard accepted else { return nil }
         // Scheduled after the suspend: the timer thread may resume at once.
-        return scheduler.schedule(handle, at: deadline)
+        let ticket = scheduler.schedule(handle, at: deadline)
+        mark.ticket = ticket
+        if let watcher, let fd {
+            mark.fd = fd
+            watcher.watch(fd, ticket: ticket)
+        }
+        return ticket
     }
 
-    /// Resumes the connection of `ticket` now, unless the timer or a drain already did.
+    /// Resumes the connection of `ticket` now, unless the timer, the watcher or a drain already did.
     @discardableResult
     func resumeEarly(_ ticket: UInt64) -> Bool {
         scheduler.resumeEarly(ticket)
     }
 
-    /// Records that a suspended connection runs again (its handler or content reader was called
-    /// after resume) or was freed. Does nothing for a mark that is not suspended, so calling it on
-    /// every path that may follow a suspend is safe.
-    func didResume(_ mark: inout SuspensionMark) {
+    /// The one report of a resume: the connection of `mark` runs again. True when it was woken
+    /// because its client left. Does nothing (false) for a mark that is not suspended.
+    func resumed(_ mark: inout SuspensionMark) -> Bool {
+        guard mark.isSuspended else { return false }
+        release(&mark)
+        return watcher != nil && gone.withLock { $0.remove(mark.ticket) != nil }
+    }
+
+    /// The connection of `mark` ended (its response was freed, or it closed) while it may still
+    /// have been suspended. Safe on every path that may follow a suspend.
+    func ended(_ mark: inout SuspensionMark) {
         guard mark.isSuspended else { return }
+        release(&mark)
+        if watcher != nil { gone.withLock { _ = $0.remove(mark.ticket) } }
+    }
+
+    private func release(_ mark: inout SuspensionMark) {
         mark.isSuspended = false
         suspended.subtract(1, ordering: .relaxed)
+        if mark.fd >= 0 {
+            watcher?.unwatch(mark.fd)
+            mark.fd = -1
+        }
     }
 
     /// True once a drain has begun: resumed connections close instead of answering.
@@ -72,18 +116,21 @@ final class SuspendedConnections: Sendable {
         return count <= 0
     }
 
-    /// Stops the timer thread. Call after a successful drain and before the daemon is freed: the
-    /// timer may still be inside a resume call for the last connection it woke.
+    /// Stops the timer and watcher threads. Call after a successful drain and before the daemon
+    /// is freed: the timer may still be inside a resume call for the last connection it woke.
     func shutdown() {
         gate.withLock { stopping.store(true, ordering: .releasing) }
         scheduler.shutdown()
+        watcher?.stop()
     }
 }
 
-/// Whether one connection (or one throttled body) is suspended now. Only `SuspendedConnections`
-/// sets or clears it, so the count it keeps and the marks always agree.
+/// Whether one connection is suspended now, under which ticket, and which socket is watched.
+/// Only `SuspendedConnections` sets it, so the count it keeps and the marks always agree.
 struct SuspensionMark {
     fileprivate(set) var isSuspended = false
+    fileprivate(set) var ticket: UInt64 = 0
+    fileprivate(set) var fd: Int32 = -1
 }
 
 /// A suspended connection as the owner and its timer see it: the connection's address bits

@@ -47,6 +47,18 @@ final class RawSocket: @unchecked Sendable {
         return out
     }
 
+    /// What one read returns: the next bytes, or none at the end or after `timeoutSeconds`.
+    func readSome(timeoutSeconds: Double = 5) -> [UInt8] {
+        var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - Double(Int(timeoutSeconds))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            return n <= 0 ? [] : Array(buffer[0..<n])
+        }
+    }
+
     /// `readAll` on a thread of its own (see `OffPool`).
     func read(timeoutSeconds: Double = 5) async -> [UInt8] {
         (try? await OffPool.run { self.readAll(timeoutSeconds: timeoutSeconds) }) ?? []

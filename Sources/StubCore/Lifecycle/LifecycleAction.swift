@@ -1,0 +1,68 @@
+/// What a request's lifecycle tells the transport to do next. The transport carries it out and
+/// reports back (a resume, a pull, the connection's end); it decides nothing itself.
+package enum LifecycleAction {
+    /// Nothing to do now (the head is fine; more body may follow).
+    case proceed
+    /// Queue this response.
+    case respond(status: Int, body: ResponseBody)
+    /// Stop serving the connection until it is resumed: at `until` (monotonic ns; `.max` waits
+    /// for an early resume), by a release, or because the client left. Report the ticket back with
+    /// `RequestLifecycle.suspended(ticket:)`.
+    case suspend(until: UInt64)
+    /// Suspend as `suspend` does, then start `work`; when it hands its reply to `deliver`, resume
+    /// the connection early.
+    case startDeferred(DeferredReply.Work, deliver: DeferredBox)
+    /// Write `bytes` on the raw connection, below HTTP (a fault), then `next`.
+    case writeRaw([UInt8], then: AfterRawWrite)
+    /// Reset the connection (the peer sees RST), without an answer.
+    case reset
+    /// Close the connection without (more of) an answer.
+    case close
+
+    /// What follows a raw write.
+    package enum AfterRawWrite {
+        /// Close the connection.
+        case close
+        /// Wait until `until`, then resume (more bytes follow).
+        case suspend(until: UInt64)
+    }
+}
+
+/// A response's body as the transport sends it.
+package enum ResponseBody {
+    /// The prepared response of catalog variant `key` (`StubCatalog.variantKey`), built at load time.
+    case prepared(key: Int)
+    /// These bytes with these headers.
+    case bytes([UInt8], headers: [HTTPHeader])
+    /// A body the transport pulls with `RequestLifecycle.pull`, of `length` bytes (nil: unknown,
+    /// sent chunked), with these headers.
+    case pulled(length: Int?, headers: [HTTPHeader])
+}
+
+/// What one pull of a pulled body gives.
+package enum PullResult: Equatable {
+    /// This many bytes were copied into the buffer.
+    case copied(Int)
+    /// Nothing is due before `until`: suspend the connection until then, and pull again on resume.
+    case wait(until: UInt64)
+    /// The body is complete.
+    case end
+    /// End the response short (the client sees a connection closed mid-body).
+    case abort
+    /// Reset the connection (a stream's `cutAfter`).
+    case reset
+}
+
+/// Where deferred work leaves its reply for the request's thread, which reads it on resume.
+/// Made only for deferred replies, so a plain request allocates no lock.
+package final class DeferredBox: Sendable {
+    private let reply = Locked<Reply?>(nil)
+
+    package init() {}
+
+    /// Leaves the reply (from any thread).
+    package func deliver(_ value: Reply) { reply.withLock { $0 = value } }
+
+    /// The reply, once delivered.
+    package var delivered: Reply? { reply.withLock { $0 } }
+}

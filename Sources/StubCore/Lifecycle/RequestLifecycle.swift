@@ -1,0 +1,234 @@
+/// What the lifecycle needs of the request it runs for; the transport's per-request object
+/// provides it (and the tests' fake).
+package protocol LifecycleRequest: AnyObject, RequestHead {
+    /// When the request line arrived (monotonic ns).
+    var startNs: UInt64 { get }
+    /// True on a TLS connection, where nothing can be written below HTTP.
+    var isSecure: Bool { get }
+    /// The body size received.
+    var bodyBytesSeen: Int { get }
+    /// Copies the whole request for the journal and the log, before planning.
+    func takeCopy()
+    /// Frees the body past its first `bytes` once only the journal reads it.
+    func releaseBody(keeping bytes: Int)
+}
+
+/// What every lifecycle of one server shares.
+package struct LifecycleEnvironment: Sendable {
+    /// Plans, journals and logs.
+    package let responder: StubResponder
+    /// The longest stubd holds a connection on purpose (`--hold-cap`), in ns.
+    package let holdCapNs: UInt64
+
+    /// The spread of a `slow-headers` fault without a delay: 5 s.
+    package static let slowHeadersDefaultMs = 5000
+
+    package init(responder: StubResponder, holdCapNs: UInt64) {
+        self.responder = responder
+        self.holdCapNs = holdCapNs
+    }
+}
+
+/// One request's life, from its complete head to its end, as a state machine: each event the
+/// transport reports (complete, suspended, resumed, a pull, the response freed, the connection
+/// ended) moves it on and returns the one action the transport carries out. It never touches a
+/// socket or a clock: the time comes with each event, so its tests run with a fake one.
+///
+/// | phase | event | action |
+/// |---|---|---|
+/// | receiving | complete, plan answers now | respond (prepared, bytes, pulled) or a fault's raw write, reset, close |
+/// | receiving | complete, plan waits | suspend until the delay, the hang's cap or the hold cap; deferred: start the work |
+/// | delayed | resumed | respond or fault; close if the client left or the server stops |
+/// | hanging | resumed | close (journaled as a hang) |
+/// | held | suspended | the hold is registered with the control |
+/// | held | resumed | released: plan again; hold cap or stop: 503; client left: close |
+/// | deferred | resumed | the delivered reply, or close |
+/// | slowHeaders | resumed | the next piece of the head and suspend, or the body and close |
+/// | streaming, throttling, truncating | pull | bytes, wait (suspend), end, abort, reset |
+/// | streaming | response freed | journaled with the events sent and whether the client left |
+/// | waiting phases | connection ended | the hold ends; journaled as a client that left |
+package struct RequestLifecycle {
+    /// Where the request is; each phase carries what it needs.
+    package enum Phase {
+        /// The head or body is arriving.
+        case receiving
+        /// Waiting for the plan's delay to pass.
+        case delayed(until: UInt64)
+        /// A `hang` fault: nothing is sent; the connection closes at the hold cap.
+        case hanging(until: UInt64)
+        /// An admin hold: waiting for a release (the ticket once suspended).
+        case held(until: UInt64, ticket: UInt64?)
+        /// Waiting for deferred work (a reload, an upstream call) to deliver its reply.
+        case deferred(DeferredBox)
+        /// A streamed body being pulled.
+        case streaming(StreamCursor)
+        /// A throttled body being pulled.
+        case throttling(ThrottleCursor)
+        /// A `truncate` fault inside TLS: the part that is sent, pulled, then the body ends short.
+        case truncating([UInt8])
+        /// A `slow-headers` fault: the head trickling out.
+        case slowHeaders(SlowHeadersCursor)
+        /// Answered (or closed); nothing more happens but the connection's end.
+        case done
+    }
+
+    package internal(set) var phase = Phase.receiving
+    /// The plan, once made.
+    package internal(set) var plan: ResponsePlan?
+    /// When a hold let the request go: its delay counts from then.
+    private(set) var releasedAt: UInt64?
+    /// A fault served in another form (`slow-headers` inside TLS is a delay), for the journal.
+    var servedFault: Fault?
+    /// True once the client was seen gone while the response was under way.
+    private var clientLeft = false
+    private var recorded = false
+
+    package init() {}
+
+    /// A request the transport refuses from its head or body (framing, size): answered at once,
+    /// and not journaled, since it was never planned.
+    package mutating func refuse(_ reply: Reply) -> LifecycleAction {
+        phase = .done
+        return .respond(status: reply.status, body: .bytes(reply.body, headers: reply.headers))
+    }
+
+    /// The whole request has arrived: plan it and start carrying the plan out.
+    package mutating func requestComplete(_ request: some LifecycleRequest, catalog: StubCatalog, env: LifecycleEnvironment, now: UInt64) -> LifecycleAction {
+        if env.responder.recordsRequests { request.takeCopy() }
+        let plan = env.responder.respond(to: request, catalog: catalog)
+        // A held request keeps its body: it is planned again when released.
+        guard plan.hold, plan.routeID != nil else { return proceed(plan, request, env, now: now) }
+        self.plan = plan
+        let until = request.startNs &+ env.holdCapNs
+        phase = .held(until: until, ticket: nil)
+        return .suspend(until: until)
+    }
+
+    /// The transport suspended the connection under `ticket`: a held request is registered with
+    /// the control now, so a release can find it.
+    package mutating func suspended(ticket: UInt64, env: LifecycleEnvironment) {
+        guard case .held(let until, nil) = phase, let plan, let routeID = plan.routeID else { return }
+        phase = .held(until: until, ticket: ticket)
+        env.responder.control.holdStarted(ticket: ticket, routeID: routeID, session: plan.session)
+    }
+
+    /// The connection runs again: its wait ended, was cut short, the server is stopping, or the
+    /// client left (`clientGone`).
+    package mutating func resumed(_ request: some LifecycleRequest, catalog: StubCatalog, env: LifecycleEnvironment, now: UInt64,
+                                  stopping: Bool, clientGone: Bool) -> LifecycleAction {
+        switch phase {
+        case .delayed:
+            if clientGone || stopping { return end(request, env, now: now, status: 0, fault: nil, clientGone: clientGone) }
+            return send(request, env, now: now)
+        case .hanging:
+            return end(request, env, now: now, status: 0, fault: .hang, clientGone: clientGone)
+        case .held(_, let ticket):
+            return releasedFromHold(request, catalog: catalog, env, ticket: ticket, now: now, stopping: stopping, clientGone: clientGone)
+        case .deferred(let box):
+            guard !clientGone, !stopping, let reply = box.delivered else {
+                return end(request, env, now: now, status: 0, fault: nil, clientGone: clientGone)
+            }
+            plan?.status = reply.status
+            return answer(reply, request, env, now: now)
+        case .slowHeaders(var cursor):
+            if clientGone || stopping { return end(request, env, now: now, status: 0, fault: .slowHeaders, clientGone: clientGone) }
+            let action = cursor.next(now: now)
+            phase = .slowHeaders(cursor)
+            if case .writeRaw(_, .close) = action {
+                phase = .done
+                finish(request, env, now: now, status: 0, fault: .slowHeaders)
+            }
+            return action
+        case .receiving, .streaming, .throttling, .truncating, .done:
+            return .close
+        }
+    }
+
+    /// A held request runs again: released, it is planned afresh; woken by the hold cap or a
+    /// stop, it gets a 503 saying so; its client gone, it ends.
+    private mutating func releasedFromHold(_ request: some LifecycleRequest, catalog: StubCatalog, _ env: LifecycleEnvironment,
+                                           ticket: UInt64?, now: UInt64, stopping: Bool, clientGone: Bool) -> LifecycleAction {
+        let stillHeld = ticket.map { env.responder.control.holdEnded(ticket: $0) } ?? true
+        if clientGone { return end(request, env, now: now, status: 0, fault: nil, clientGone: true) }
+        if stillHeld || stopping {
+            let reply = Reply.error(503, "held response not released", [
+                ("route", plan?.routeID.map(JSONValue.string) ?? .null),
+                ("reason", .string(stopping ? "the server is stopping" : "the hold cap passed")),
+            ])
+            plan?.status = 503
+            return answer(reply, request, env, now: now)
+        }
+        releasedAt = now
+        return proceed(env.responder.respond(to: request, catalog: catalog, releasedFromHold: true), request, env, now: now)
+    }
+
+    /// The transport pulls the next piece of a pulled body at `offset`.
+    package mutating func pull(at offset: Int, into buffer: UnsafeMutableRawBufferPointer, now: UInt64, stopping: Bool,
+                               clientGone: Bool) -> PullResult {
+        if clientGone { clientLeft = true }
+        switch phase {
+        case .streaming(var cursor):
+            if stopping || clientGone { return .abort }
+            let result = cursor.pull(into: buffer, now: now)
+            phase = .streaming(cursor)
+            return result
+        case .throttling(var cursor):
+            if stopping || clientGone { return .abort }
+            let result = cursor.pull(at: offset, into: buffer, now: now)
+            phase = .throttling(cursor)
+            return result
+        case .truncating(let part):
+            guard offset < part.count, let base = buffer.baseAddress else { return .abort }
+            let count = min(buffer.count, part.count - offset)
+            part.withUnsafeBytes { base.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+            return .copied(count)
+        default:
+            return .abort
+        }
+    }
+
+    /// The transport freed a pulled response: a stream is journaled now, with what was sent.
+    package mutating func responseFreed(_ request: some LifecycleRequest, env: LifecycleEnvironment, now: UInt64) {
+        guard case .streaming(let cursor) = phase else { return }
+        phase = .done
+        let gone = clientLeft || !cursor.ended
+        finish(request, env, now: now, status: plan?.status ?? 0, fault: cursor.cut ? .reset : nil,
+               stream: (cursor.next, gone), clientGone: gone)
+    }
+
+    /// The connection ended (answered, or closed under a waiting request). A request that was
+    /// still waiting is journaled as one whose client left, and a hold lets it go.
+    package mutating func connectionEnded(_ request: some LifecycleRequest, env: LifecycleEnvironment, now: UInt64) {
+        switch phase {
+        case .held(_, let ticket):
+            if let ticket { _ = env.responder.control.holdEnded(ticket: ticket) }
+            _ = end(request, env, now: now, status: 0, fault: nil, clientGone: true)
+        case .delayed, .deferred:
+            _ = end(request, env, now: now, status: 0, fault: nil, clientGone: true)
+        case .hanging:
+            _ = end(request, env, now: now, status: 0, fault: .hang, clientGone: true)
+        case .slowHeaders:
+            _ = end(request, env, now: now, status: 0, fault: .slowHeaders, clientGone: true)
+        case .receiving, .streaming, .throttling, .truncating, .done:
+            break
+        }
+    }
+
+    /// Ends the request without (more of) an answer, journaled as it went.
+    mutating func end(_ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64, status: Int, fault: Fault?,
+                      clientGone: Bool) -> LifecycleAction {
+        phase = .done
+        finish(request, env, now: now, status: status, fault: fault, clientGone: clientGone)
+        return .close
+    }
+
+    /// Journals and logs the request once, with how it ended.
+    mutating func finish(_ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64, status: Int, fault: Fault?,
+                         stream: (eventsSent: Int, clientGone: Bool)? = nil, clientGone: Bool = false) {
+        guard !recorded, let plan else { return }
+        recorded = true
+        let elapsedMs = Double(now &- request.startNs) / 1_000_000
+        env.responder.completed(plan, request: request, status: status, fault: servedFault ?? fault, elapsedMs: elapsedMs,
+                                bodyBytes: request.bodyBytesSeen, stream: stream, clientGone: clientGone)
+    }
+}

@@ -1,0 +1,73 @@
+import StubCore
+import Synchronization
+
+/// Where deferred replies are made, at a bounded cost. Blocking work (a reload) runs on a fixed
+/// number of worker threads with a bounded queue; work that waits on something else (an upstream
+/// call) costs no thread, and how many may wait at once is bounded too. When either is full,
+/// `start` refuses and the request gets a 503 naming the limit, never a new thread.
+final class DeferredJobs: Sendable {
+    /// Blocking jobs waiting or running at most (reloads are rare; a crowd of them is an attack).
+    static let blockingLimit = 64
+    /// Callback jobs (upstream calls) waiting at once at most.
+    static let waitingLimit = 10_000
+
+    private let workers: [SerialWorker]
+    private let blocking = Atomic<Int>(0)
+    private let waiting = Atomic<Int>(0)
+    private let next = Atomic<Int>(0)
+
+    /// Starts `threads` worker threads.
+    init(threads: Int = 2) throws(SystemCallError) {
+        var made: [SerialWorker] = []
+        for _ in 0..<max(1, threads) {
+            do { made.append(try SerialWorker()) } catch {
+                for worker in made { worker.stop() }
+                throw error
+            }
+        }
+        workers = made
+    }
+
+    /// Starts `work`; `done` gets its reply (on a worker thread, or wherever the work calls back).
+    /// False, with nothing started, when the bound for its kind is reached.
+    func start(_ work: DeferredReply.Work, done: @escaping @Sendable (Reply) -> Void) -> Bool {
+        switch work {
+        case .blocking(let make):
+            guard DeferredJobs.take(blocking, limit: DeferredJobs.blockingLimit) else { return false }
+            let index = next.add(1, ordering: .relaxed).newValue % workers.count
+            workers[index].submit { [self] in
+                let reply = make()
+                blocking.subtract(1, ordering: .relaxed)
+                done(reply)
+            }
+        case .callback(let begin):
+            guard DeferredJobs.take(waiting, limit: DeferredJobs.waitingLimit) else { return false }
+            begin { [self] reply in
+                waiting.subtract(1, ordering: .relaxed)
+                done(reply)
+            }
+        }
+        return true
+    }
+
+    /// The answer to a request whose deferred work found no room.
+    static func busyReply(_ work: DeferredReply.Work) -> Reply {
+        let limit: String
+        switch work {
+        case .blocking: limit = "\(blockingLimit) reloads waiting or running"
+        case .callback: limit = "\(waitingLimit) requests waiting for the upstream"
+        }
+        return Reply.error(503, "too many requests waiting for a deferred reply", [("limit", .string(limit)), ("hint", .string("retry shortly"))])
+    }
+
+    /// Stops the worker threads after the jobs they run; queued jobs are dropped.
+    func stop() {
+        for worker in workers { worker.stop() }
+    }
+
+    private static func take(_ counter: borrowing Atomic<Int>, limit: Int) -> Bool {
+        if counter.add(1, ordering: .relaxed).newValue <= limit { return true }
+        counter.subtract(1, ordering: .relaxed)
+        return false
+    }
+}
