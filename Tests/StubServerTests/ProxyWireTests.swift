@@ -121,4 +121,22 @@ import Testing
             }
         }
     }
+
+    @Test func requestsPastTheWaitingLimitGetA503NotAThread() async throws {
+        let upstream = try ScriptedUpstream { _ in
+            usleep(800_000)
+            return .init("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+        }
+        defer { upstream.stop() }
+        let stubs = try TemporaryStubDirectory(ProxyWireTests.empty)
+        try await withServer(stubs: stubs.url, configure: { $0.proxy(to: upstream.baseURL, timeout: 5); $0.maxWaitingDeferred = 2 }) { server in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<3 { group.addTask { try await HTTPClient.fetch(server.url("/slow")).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == [200, 200, 503], "\(statuses)")
+            let busy = try await HTTPClient.fetch(server.url("/slow"))
+            #expect(busy.status == 200, "the limit frees as calls end")
+        }
+    }
 }

@@ -122,6 +122,11 @@ import Testing
             let plain = try await Curl.run(["-s", server.url("/api/v1/users").absoluteString])
             #expect(throttled.stdout == plain.stdout && throttled.stdout.utf8.count > 600)
             #expect(monotonicMs() - paced >= 250)
+            // slow-headers cannot pace bytes below TLS: the whole answer waits its delay instead.
+            let slow = monotonicMs()
+            let trickled = try await Curl.run(["-s", "-w", "%{http_code}", "--cacert", ca, "-o", "/dev/null",
+                                               server.tlsURL("/api/v1/users?__fault=slow-headers&__delay=300").absoluteString])
+            #expect(trickled.stdout == "200" && monotonicMs() - slow >= 300, "\(trickled.stdout)")
         }
     }
 }

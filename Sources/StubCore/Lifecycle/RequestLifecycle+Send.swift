@@ -9,6 +9,8 @@ extension RequestLifecycle {
             // Below TLS no byte can be paced: the response waits the whole spread instead.
             plan.delayMs = plan.delayMs > 0 ? plan.delayMs : LifecycleEnvironment.slowHeadersDefaultMs
             plan.fault = nil
+            // A fault's plan has status 0; the response it becomes has the variant's.
+            plan.status = RequestLifecycle.faultStatus(plan)
             servedFault = .slowHeaders
         }
         self.plan = plan
@@ -68,12 +70,18 @@ extension RequestLifecycle {
         return .respond(status: reply.status, body: .bytes(reply.body, headers: reply.headers))
     }
 
+    /// The status a fault's own head says: the variant's, or 200 for a variant that is only a
+    /// fault (status 0) and for a reply.
+    static func faultStatus(_ plan: ResponsePlan) -> Int {
+        guard let status = plan.variant?.status, status != 0 else { return 200 }
+        return status
+    }
+
     /// A fault, as the action that gives the client its network failure.
     private mutating func serve(_ fault: Fault, _ plan: ResponsePlan, _ request: some LifecycleRequest, _ env: LifecycleEnvironment,
                                 now: UInt64) -> LifecycleAction {
         let variant = plan.variant
-        // A variant that is only a fault has status 0; a fault that writes a head says 200.
-        let status = variant.map { $0.status == 0 ? 200 : $0.status } ?? 200
+        let status = RequestLifecycle.faultStatus(plan)
         let body = plan.renderedBody ?? variant?.body ?? []
         let headers = FaultBytes.truncatedHeaders(variant?.headers ?? [])
         switch fault {

@@ -7,9 +7,9 @@ import Synchronization
 /// `start` refuses and the request gets a 503 naming the limit, never a new thread.
 final class DeferredJobs: Sendable {
     /// Blocking jobs waiting or running at most (reloads are rare; a crowd of them is an attack).
-    static let blockingLimit = 64
+    let blockingLimit: Int
     /// Callback jobs (upstream calls) waiting at once at most.
-    static let waitingLimit = 10_000
+    let waitingLimit: Int
 
     private let workers: [SerialWorker]
     private let blocking = Atomic<Int>(0)
@@ -17,7 +17,9 @@ final class DeferredJobs: Sendable {
     private let next = Atomic<Int>(0)
 
     /// Starts `threads` worker threads.
-    init(threads: Int = 2) throws(SystemCallError) {
+    init(threads: Int = 2, blockingLimit: Int = 64, waitingLimit: Int = 10_000) throws(SystemCallError) {
+        self.blockingLimit = max(1, blockingLimit)
+        self.waitingLimit = max(1, waitingLimit)
         var made: [SerialWorker] = []
         for _ in 0..<max(1, threads) {
             do { made.append(try SerialWorker()) } catch {
@@ -33,7 +35,7 @@ final class DeferredJobs: Sendable {
     func start(_ work: DeferredReply.Work, done: @escaping @Sendable (Reply) -> Void) -> Bool {
         switch work {
         case .blocking(let make):
-            guard DeferredJobs.take(blocking, limit: DeferredJobs.blockingLimit) else { return false }
+            guard DeferredJobs.take(blocking, limit: blockingLimit) else { return false }
             let index = next.add(1, ordering: .relaxed).newValue % workers.count
             workers[index].submit { [self] in
                 let reply = make()
@@ -41,7 +43,7 @@ final class DeferredJobs: Sendable {
                 done(reply)
             }
         case .callback(let begin):
-            guard DeferredJobs.take(waiting, limit: DeferredJobs.waitingLimit) else { return false }
+            guard DeferredJobs.take(waiting, limit: waitingLimit) else { return false }
             begin { [self] reply in
                 waiting.subtract(1, ordering: .relaxed)
                 done(reply)
@@ -51,7 +53,7 @@ final class DeferredJobs: Sendable {
     }
 
     /// The answer to a request whose deferred work found no room.
-    static func busyReply(_ work: DeferredReply.Work) -> Reply {
+    func busyReply(_ work: DeferredReply.Work) -> Reply {
         let limit: String
         switch work {
         case .blocking: limit = "\(blockingLimit) reloads waiting or running"

@@ -20,6 +20,8 @@ final class RequestBridge: Sendable {
     let admission: ConnectionAdmission
     /// The largest request body accepted (`--max-body`).
     let maxBody: Int
+    /// The largest request head served (`--connection-memory`).
+    let maxHead: Int
     /// What all requests' bodies may hold in memory at once.
     let bodyBudget: BodyBudget
     /// Makes deferred replies (reloads, upstream calls) at a bounded cost.
@@ -28,7 +30,9 @@ final class RequestBridge: Sendable {
     var responder: StubResponder { environment.responder }
 
     init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, holdCapMs: Int, maxBody: Int,
-         bodyMemory: Int = .max, watchHangups: Bool = true, useEpoll: Bool = true) throws(SystemCallError) {
+         bodyMemory: Int = .max, maxHead: Int = 8192, watchHangups: Bool = true, useEpoll: Bool = true,
+         deferredWaitingLimit: Int = 10_000) throws(SystemCallError) {
+        self.maxHead = maxHead
         bodyBudget = BodyBudget(limit: max(bodyMemory, maxBody))
         self.store = store
         self.admission = admission
@@ -36,7 +40,7 @@ final class RequestBridge: Sendable {
         environment = LifecycleEnvironment(responder: responder, holdCapNs: holdCapNs)
         suspensions = try SuspendedConnections(suspend: { MHDConnection(handle: $0).suspend() }, resume: { MHDConnection(handle: $0).resume() },
                                                watchHangups: watchHangups, useEpoll: useEpoll)
-        do { jobs = try DeferredJobs() } catch {
+        do { jobs = try DeferredJobs(waitingLimit: deferredWaitingLimit) } catch {
             suspensions.shutdown()
             throw error
         }
@@ -50,6 +54,11 @@ final class RequestBridge: Sendable {
         let framing = connection.framing()
         if let admitted = context.admitted { admission.headReceived(admitted, expectsBody: framing.expectsBody, now: MonotonicClock.now()) }
         context.controlHeaderSeen = framing.controlHeader
+        let headSize = connection.headSize
+        if headSize > maxHead {
+            return execute(context.life.refuse(RequestFraming.headTooLarge(size: headSize, target: context.targetLength, limit: maxHead).reply),
+                           connection, context)
+        }
         if let rejection = framing.rejection(http10: http10, maxBody: maxBody) {
             return execute(context.life.refuse(rejection.reply), connection, context)
         }
@@ -111,7 +120,7 @@ final class RequestBridge: Sendable {
                 box.deliver(reply)
                 suspensions.resumeEarly(ticket)
             }) {
-                box.deliver(DeferredJobs.busyReply(work))
+                box.deliver(jobs.busyReply(work))
                 suspensions.resumeEarly(ticket)
             }
             return .proceed

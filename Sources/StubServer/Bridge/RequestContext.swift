@@ -31,6 +31,8 @@ final class RequestContext: LifecycleRequest {
     private(set) var method = "GET"
     /// The path as sent, without the query (decoded segment by segment in the core).
     let path: String
+    /// The length of the request target as sent (path and query), for the head-size check.
+    var targetLength = 0
     /// The whole request, copied before planning when it will be recorded (see `takeCopy`).
     var copy: StubRequest?
     /// Whether a header or query name has a control's prefix, once asked (see `mayCarryControls`).

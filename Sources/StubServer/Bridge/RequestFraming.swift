@@ -81,6 +81,17 @@ struct RequestFraming {
         return nil
     }
 
+    /// The 431 for a head over `limit` bytes, or the 414 when its request target alone is over it.
+    static func headTooLarge(size: Int, target: Int, limit: Int) -> Rejection {
+        let hint = ("hint", "raise it with --connection-memory or STUBD_CONNECTION_MEMORY")
+        if target > limit {
+            return Rejection(status: 414, message: "request target too long", details: [("limit", "\(limit) bytes for the request head"),
+                                                                                      ("received", "\(target) bytes in the target"), hint])
+        }
+        return Rejection(status: 431, message: "request head too large", details: [("limit", "\(limit) bytes for the request head"),
+                                                                                  ("received", "\(size) bytes"), hint])
+    }
+
     /// The 413 for a body over `maxBody` bytes.
     static func tooLarge(maxBody: Int, received: String) -> Rejection {
         Rejection(status: 413, message: "request body too large",

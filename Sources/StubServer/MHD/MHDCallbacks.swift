@@ -18,8 +18,9 @@ func stubdRequestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<C
     let path = uri.map { RequestContext.path(ofTarget: $0) } ?? "/"
     // Retained here, released in stubdRequestCompleted.
     let secure = connection.map { CMHD_is_tls($0) } ?? false
-    return Unmanaged.passRetained(RequestContext(startNs: now, path: path, maxBody: bridge.maxBody, admitted: admitted, secure: secure,
-                                                 budget: bridge.bodyBudget)).toOpaque()
+    let context = RequestContext(startNs: now, path: path, maxBody: bridge.maxBody, admitted: admitted, secure: secure, budget: bridge.bodyBudget)
+    context.targetLength = uri.map { strlen($0) } ?? 0
+    return Unmanaged.passRetained(context).toOpaque()
 }
 
 /// MHD's access handler: called several times per request. The first call checks the head and

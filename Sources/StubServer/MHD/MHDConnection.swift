@@ -76,6 +76,9 @@ struct MHDConnection: @unchecked Sendable {
     /// Every query parameter in the order received.
     func queryParameters() -> [(name: String, value: String)] { values(.GET_ARGUMENT_KIND) }
 
+    /// The size of the request head (request line and headers) as received.
+    var headSize: Int { CMHD_request_header_size(pointer) }
+
     /// The client socket, for faults that act below HTTP.
     var socket: Int32? {
         let fd = CMHD_connection_fd(pointer)

@@ -22,7 +22,7 @@ final class MHDDaemon: @unchecked Sendable {
         var options = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.daemonConnectionLimit, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
         ]
         if tls != nil {
@@ -32,8 +32,8 @@ final class MHDDaemon: @unchecked Sendable {
             options.append(MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(pemTexts[0])))
             options.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(pemTexts[1])))
         }
-        if configuration.pollingThreads > 1 {
-            options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.pollingThreads, ptr_value: nil))
+        if configuration.ioThreads > 1 {
+            options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.ioThreads, ptr_value: nil))
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         let cls = Unmanaged.passUnretained(bridge).toOpaque()
@@ -41,7 +41,7 @@ final class MHDDaemon: @unchecked Sendable {
             CMHD_start_daemon(UInt32(flags), cls, stubdAcceptPolicy, stubdAccessHandler, stubdRequestCompleted, stubdRequestStarted,
                               stubdConnectionChanged, buffer.baseAddress)
         }
-        guard pointer != nil else { throw tls == nil ? .daemonFailed : .tlsFailed }
+        guard pointer != nil else { throw tls == nil ? .transportFailed : .tlsFailed }
     }
 
     deinit {

@@ -94,8 +94,9 @@ public final class StubServer: Sendable {
                                                 peerGone: LibC.peerClosed,
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
             madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, holdCapMs: configuration.holdCapMs,
-                                           maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes,
-                                           useEpoll: EventLoopChoice.usesEpoll(configuration.eventLoop))
+                                           maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes, maxHead: configuration.maxHeadBytes,
+                                           useEpoll: EventLoopChoice.usesEpoll(configuration.eventLoop),
+                                           deferredWaitingLimit: configuration.maxWaitingDeferred)
             sweeper = try HeaderTimeoutSweeper(admission: admission)
         } catch {
             for socket in sockets { close(socket.fd) }

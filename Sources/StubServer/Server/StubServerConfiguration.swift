@@ -40,14 +40,15 @@ public struct StubServerConfiguration: Sendable {
     /// Request body bytes all requests together may hold in memory at once; a body that would
     /// pass it gets 503 (`--max-body-memory`). At least `maxBodyBytes`, or no large body could pass.
     public var maxBodyMemoryBytes = 256 << 20
-    /// Per-connection memory for the request head and response head; larger request heads get 431.
-    /// 6 KiB fits the request heads of real API clients (a JWT bearer token and a few cookies) and
-    /// keeps 10,000 open connections under 100 MB; raise it for clients with very large headers.
-    public var connectionMemoryLimit = 6 * 1024
+    /// The largest request head (request line and headers) served (`--connection-memory`). A
+    /// larger one gets a JSON 431 (414 when the request line alone is over it), up to twice this
+    /// plus 4 KiB, which is what each connection may hold; past that the transport answers on its
+    /// own. 8 KiB fits the heads of real API clients (a JWT bearer token and a few cookies).
+    public var maxHeadBytes = 8 * 1024
     /// Seconds an idle keep-alive connection stays open.
     public var idleTimeoutSeconds = 120
-    /// libmicrohttpd polling threads (each with its own epoll set); 1 uses one internal thread.
-    public var pollingThreads = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Threads that wait for sockets and serve requests (`--threads`); 1 serves on one thread.
+    public var ioThreads = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Requests kept in the journal (a ring); 0 keeps none.
     public var journalSize = 1000
     /// Seconds a session's overrides and sequences survive without use (`--session-ttl`).
@@ -90,6 +91,10 @@ public struct StubServerConfiguration: Sendable {
     /// The API contract requests to stubbed routes are checked against (`--openapi`, from
     /// StubContract): violations go into the journal, the access log and the health count.
     package var contract: (any RequestContract)?
+
+    /// Requests that may wait at once for a deferred reply from `unmatched` (upstream calls);
+    /// past it they get a 503 naming the limit.
+    package var maxWaitingDeferred = 10_000
 
     /// HTTPS on its own port beside plain HTTP (or alone); nil serves plain HTTP only.
     public var tls: TLS?
@@ -141,6 +146,24 @@ public struct StubServerConfiguration: Sendable {
         get { holdCapMs }
         set { holdCapMs = newValue }
     }
+
+    /// The old name of `maxHeadBytes`, from when it was libmicrohttpd's memory per connection.
+    @available(*, deprecated, renamed: "maxHeadBytes")
+    public var connectionMemoryLimit: Int {
+        get { maxHeadBytes }
+        set { maxHeadBytes = newValue }
+    }
+
+    /// The old name of `ioThreads`.
+    @available(*, deprecated, renamed: "ioThreads")
+    public var pollingThreads: Int {
+        get { ioThreads }
+        set { ioThreads = newValue }
+    }
+
+    /// Memory each connection may hold for its request and response heads: room for the largest
+    /// head served, for a larger one to be answered with a 431, and for the response's head.
+    var connectionMemoryBytes: Int { maxHeadBytes * 2 + 4096 }
 
     /// The old name of `sessionTTLSeconds`.
     @available(*, deprecated, renamed: "sessionTTLSeconds")

@@ -10,10 +10,14 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
     case invalidAddress(String)
     /// A system call failed.
     case system(call: String, errno: Int32)
-    /// libmicrohttpd refused to start.
-    case daemonFailed
+    /// The HTTP transport (libmicrohttpd) refused to start.
+    case transportFailed
     /// libmicrohttpd refused to start with the TLS key material.
     case tlsFailed
+
+    /// The old name of `transportFailed`.
+    @available(*, deprecated, renamed: "transportFailed")
+    public static var daemonFailed: StubServerError { .transportFailed }
 
     /// The error for a failed system call; `address` names what was being bound, if anything.
     init(_ error: SystemCallError, address: String? = nil) {
@@ -27,7 +31,7 @@ public enum StubServerError: Error, Sendable, CustomStringConvertible {
         case .addressInUse(let host, let port): return "\(host):\(port) is already in use; stop the other process or pick another --port (0 picks a free one)"
         case .invalidAddress(let why): return why
         case .system(let call, let code): return "\(call) failed: \(String(cString: strerror(code)))"
-        case .daemonFailed: return "libmicrohttpd could not start the daemon"
+        case .transportFailed: return "libmicrohttpd could not start the daemon"
         case .tlsFailed: return "libmicrohttpd could not start HTTPS with the certificate and key given"
         }
     }

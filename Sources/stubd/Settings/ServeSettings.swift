@@ -45,14 +45,14 @@ enum ServeSettings {
             .optionalNumber("--max-client-connections", "N", 0...1_000_000, \.configuration.maxClientConnections,
                             help: "Open connections from one address, 0 for no cap",
                             defaultNote: "none on a loopback address, else half of --max-connections"),
-            .size("--connection-memory", \.configuration.connectionMemoryLimit, 2048...1_048_576,
-                  help: "Memory per connection for request and response heads; larger request heads get 431"),
+            .size("--connection-memory", \.configuration.maxHeadBytes, 2048...1_048_576,
+                  help: "Largest request head served; a larger one gets a JSON 431 (414 for a long request line), up to twice this plus 4 KiB, libmicrohttpd's own 431 or 414 beyond"),
         ]
     }
 
     static var serving: [Setting] {
         [
-            with(.number("--threads", "N", 1...64, \.configuration.pollingThreads, help: "libmicrohttpd polling threads"),
+            with(.number("--threads", "N", 1...64, \.configuration.ioThreads, help: "Threads that wait for sockets and serve requests"),
                  defaultNote: "one per core, at most 4"),
             .choice("--event-loop", "LOOP", \.configuration.eventLoop, help: "How sockets are awaited: native (epoll on Linux) or poll"),
         ]
