@@ -4,6 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Keeps a recording's response bodies on disk, each processed once as it arrives (secrets out,
 /// JSON re-indented, captured secret values scrubbed), so a long recording holds only the

@@ -4,6 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes a `CaptureLayout` into a stub root. An import never replaces a file or merges into an
 /// existing route folder unless told to; a recording replaces the service folders it owns whole.

@@ -1,5 +1,6 @@
 import StubCore
 import StubSchema
+import StubSystem
 
 /// The compiled schemas of each operation a route stands for, made on the route's first request
 /// and kept: compiling is the only step that needs the (single-threaded) compiler, so it runs

@@ -4,6 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The files of one OpenAPI (or Swagger 2.0) document: the document and each file its `$ref`s
 /// reach, read once (JSON or YAML), with every `$ref` rewritten to an absolute `file#pointer`, so a

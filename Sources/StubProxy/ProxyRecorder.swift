@@ -6,6 +6,12 @@ import Foundation
 import Dispatch
 import StubCapture
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes what passes through the proxy as stubs, with the import's grouping, naming and
 /// redaction, at a constant cost per exchange: each response body is processed once and kept in

@@ -1,4 +1,9 @@
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// IP addresses between text and the raw bytes a certificate's IP SAN holds.
 enum IPAddressText {

@@ -4,6 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The folder holding stubd's local certificate authority and server certificate (by default
 /// `~/.stubd/tls`), and `stubd tls init`: make the authority once, then (re)issue the server

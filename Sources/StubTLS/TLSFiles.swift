@@ -4,6 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads and writes key material. Writes are atomic (a temporary file renamed over the old
 /// one), so an interrupted `tls init` never leaves half a key, and keys are created readable

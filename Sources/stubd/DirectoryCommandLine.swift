@@ -1,4 +1,9 @@
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The command line of `check` and `routes`, parsed: either help was asked for, or the stub
 /// directory (the one positional, else `STUBD_STUBS`, else `Stubs`) with the switches and

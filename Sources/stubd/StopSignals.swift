@@ -1,4 +1,10 @@
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// SIGINT and SIGTERM for the long-running commands: blocked before any server thread exists, so
 /// every thread inherits the mask and `wait` is the only place they arrive.

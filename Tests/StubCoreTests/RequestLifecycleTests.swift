@@ -1,6 +1,7 @@
 import Foundation
 @testable import StubCore
 import Testing
+import StubSystem
 
 /// A request as the lifecycle sees it, without a transport.
 final class FakeRequest: LifecycleRequest {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StubCore
 import Testing
+import StubSystem
 
 /// The admin API and the request policy through the core's one entry point, with an in-memory
 /// host: no sockets, no libmicrohttpd.

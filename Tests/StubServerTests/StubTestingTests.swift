@@ -3,6 +3,7 @@ import StubServer
 import StubCore
 import StubTesting
 import Testing
+import StubSystem
 
 /// `withStubServer`: a free port for the body, and the server stopped whatever the body does.
 @Suite struct StubTestingTests {

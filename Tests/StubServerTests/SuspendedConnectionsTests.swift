@@ -2,6 +2,7 @@ import Foundation
 import StubCore
 @testable import StubServer
 import Testing
+import StubSystem
 
 /// `SuspendedConnections` without libmicrohttpd: a fake event loop stands in for MHD. Like MHD, it
 /// runs a resumed connection again on its own thread (reporting `resumed`), never inside `resume`.

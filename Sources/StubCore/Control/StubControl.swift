@@ -3,6 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What tests steer at run time: per-route overrides and sequences, and the request journal,
 /// each scoped by session (`X-Stub-Session`; nil is the global scope). The admin API and the

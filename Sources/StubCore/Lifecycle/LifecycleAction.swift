@@ -1,3 +1,4 @@
+import StubSystem
 /// What a request's lifecycle tells the transport to do next. The transport carries it out and
 /// reports back (a resume, a pull, the connection's end); it decides nothing itself.
 package enum LifecycleAction {

@@ -1,3 +1,9 @@
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The file-system reads of the loader and the spec reader, straight on POSIX: a folder listing
 /// that takes each entry's kind from the directory itself (no `stat` per entry unless the file

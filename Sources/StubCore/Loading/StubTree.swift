@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The folders of a stub directory, found by the one walk that both the loader and the reload
 /// watcher use, so the watcher looks at exactly what the loader reads. The layout bounds the

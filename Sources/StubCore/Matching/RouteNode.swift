@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One node of the route tree: the literal text that leads to it, its children, and the routes
 /// whose templates end here.

@@ -1,3 +1,4 @@
+import StubSystem
 
 /// How long to wait before responding: fixed, uniform between bounds, or lognormal like real latency.
 public enum DelaySpec: Sendable, Equatable {

@@ -1,3 +1,9 @@
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Small string and file helpers the core needs without all of Foundation (the executable
 /// links FoundationEssentials only, which keeps the container image small).

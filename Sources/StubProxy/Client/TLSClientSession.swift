@@ -1,5 +1,11 @@
 internal import CGnuTLS
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One client-side TLS session over a non-blocking socket: the handshake with the upstream's
 /// name checked against `UpstreamTrust`, then records in and out. The one adapter for a

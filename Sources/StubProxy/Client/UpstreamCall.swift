@@ -1,4 +1,9 @@
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One request to the upstream and its answer, from resolving the host to the last body byte:
 /// the state `UpstreamClient` advances whenever its socket is ready. Lives on the client's thread.

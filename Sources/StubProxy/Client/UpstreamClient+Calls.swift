@@ -1,4 +1,5 @@
 import StubCore
+import StubSystem
 
 /// How a call moves through the client: a slot for its origin, a pooled or new connection
 /// (after resolving the host), then its socket's readiness until it ends. All on the client's thread.

@@ -1,5 +1,11 @@
 import Dispatch
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// HTTP/1.1 calls to upstreams with no thread per call: one thread polls every connection and
 /// advances each `UpstreamCall` when its socket is ready; host names are resolved beside it on

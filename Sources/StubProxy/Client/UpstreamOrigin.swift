@@ -4,6 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where upstream calls go: scheme, host and port of the upstream URL, and its path, which
 /// every forwarded request's path is appended to.

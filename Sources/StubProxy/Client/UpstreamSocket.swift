@@ -1,4 +1,10 @@
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One non-blocking connection to an upstream, plain or TLS: connect, handshake, then bytes in
 /// and out. Owns its descriptor and closes it in `deinit`; kept between calls by

@@ -1,4 +1,9 @@
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One check of one instance: the problems found, where checking is in the instance, what the
 /// applicators evaluated (for `unevaluated…`), and the budget that bounds it.

@@ -1,4 +1,9 @@
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A client's IP address as a hashable value, for counting connections per client. An IPv4
 /// address reached over IPv6 (`::ffff:127.0.0.1`) is the same client as the plain IPv4 address.

@@ -1,5 +1,6 @@
 import StubCore
 import Synchronization
+import StubSystem
 
 /// The one owner of the connection limits: how many connections are open, how many per client
 /// address, how long a connection may take to deliver a request head, and how fast it must send

@@ -1,4 +1,10 @@
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The thread that closes connections whose request head is late (`ConnectionAdmission.sweep`),
 /// four times a second: a head deadline is seconds long, so a quarter second of slack is noise.

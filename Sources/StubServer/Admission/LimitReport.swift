@@ -1,4 +1,5 @@
 import StubCore
+import StubSystem
 
 /// Logs that a connection limit was hit without flooding the log: one line per kind at most every
 /// `intervalNs`, carrying how many times it happened since the last line.

@@ -1,5 +1,6 @@
 import StubCore
 import Synchronization
+import StubSystem
 
 /// Where deferred replies are made, at a bounded cost. Blocking work (a reload) runs on a fixed
 /// number of worker threads with a bounded queue; work that waits on something else (an upstream

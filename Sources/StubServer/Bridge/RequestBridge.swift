@@ -1,4 +1,5 @@
 import StubCore
+import StubSystem
 
 /// The libmicrohttpd side of every request: it reports events to the request's lifecycle
 /// (`RequestLifecycle`) and carries out the action each returns — queue a response, suspend

@@ -1,4 +1,9 @@
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One request as libmicrohttpd delivers it, kept in its `con_cls` from the request line to
 /// completion: the head's lookups, the body as it arrives, and the request's lifecycle, whose

@@ -1,4 +1,10 @@
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The socket calls of the faults that act below HTTP: raw bytes written to the client, and a
 /// reset. What to write is the lifecycle's (`FaultBytes`); a failing call ends the fault early,

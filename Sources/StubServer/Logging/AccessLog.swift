@@ -1,4 +1,10 @@
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One line per request on standard output: text for people, JSON for log pipelines, or nothing.
 public enum AccessLogFormat: String, Sendable, CaseIterable {

@@ -1,5 +1,11 @@
 internal import CMicroHTTPD
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // libmicrohttpd's callbacks, and the only place `MHD_Result` and the content-reader codes are
 // used. They are file-scope functions that capture nothing: a closure formed in main-actor code

@@ -1,5 +1,10 @@
 internal import CMicroHTTPD
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Owns one running libmicrohttpd daemon: started over a bound socket, stopped once.
 final class MHDDaemon: @unchecked Sendable {

@@ -1,4 +1,10 @@
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Linux's inotify, the watcher's native way of hearing about edits. Elsewhere there is none:
 /// `open` says so and the watcher scans (`--watch poll`, the path the test suite runs on Linux too).

@@ -4,6 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Watches a stub directory tree with inotify and calls `onChange` once per burst of edits
 /// (editors write, rename and delete several files per save). Falls back to polling when

@@ -4,6 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Holds the catalog being served and swaps it whole on reload; a failed reload keeps the last
 /// good one and is reported by health. The admin API reaches the server through this.

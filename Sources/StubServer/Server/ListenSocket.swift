@@ -1,4 +1,10 @@
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A bound, listening TCP socket made before libmicrohttpd starts, so bind errors
 /// (address in use, bad host) reach the user with their real cause.

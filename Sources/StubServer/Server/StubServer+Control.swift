@@ -1,4 +1,5 @@
 import StubCore
+import StubSystem
 
 /// Steering from Swift tests without HTTP round trips: the same `StubControl` the admin API uses.
 extension StubServer {

@@ -1,4 +1,5 @@
 import StubCore
+import StubSystem
 
 /// Held responses from Swift tests: hold a route, wait until the app has really asked, assert the
 /// loading state, then release.

@@ -4,6 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A stub HTTP server over libmicrohttpd serving one stub directory. Start it in-process from a
 /// test on port 0 and read `port` / `baseURL`, or from the `stubd` command line.

@@ -4,6 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import StubSystem
 
 /// Everything a `StubServer` can be told at start; the CLI fills it from flags and `STUBD_*` variables.
 public struct StubServerConfiguration: Sendable {

@@ -1,4 +1,10 @@
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why a server could not start or reload.
 public enum StubServerError: Error, Sendable, CustomStringConvertible {

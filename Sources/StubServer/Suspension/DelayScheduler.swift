@@ -1,4 +1,10 @@
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Calls `resume` for each handle when its deadline is up, from one thread with a min-heap of
 /// deadlines: ten thousand delayed requests cost heap entries, not threads. Handles are plain bits

@@ -2,6 +2,12 @@ import StubCore
 #if os(Linux)
 internal import CSystem
 #endif
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Notices clients that close their connection while it is suspended, which libmicrohttpd does
 /// not (it polls no suspended socket): a delayed, held or streaming request whose client left is

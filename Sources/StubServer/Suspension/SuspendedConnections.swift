@@ -1,5 +1,6 @@
 import StubCore
 import Synchronization
+import StubSystem
 
 /// The one owner of the rule "no connection is suspended when the daemon stops" (libmicrohttpd
 /// aborts the process otherwise). It alone holds the stopping flag and the count of suspended

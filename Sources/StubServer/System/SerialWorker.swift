@@ -1,4 +1,10 @@
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One thread that runs blocking jobs in turn (reloads asked for through the admin API), so a
 /// crowd of such requests costs one thread, not one each.

@@ -1,6 +1,11 @@
 import StubCapture
 import StubCore
 import StubServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes an imported layout all or nothing (taken back unless the result loads), and prints
 /// what was made and redacted.

@@ -1,5 +1,11 @@
 import StubCore
 import StubServer
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `stubd check [DIR]`: validate a stub directory, print every problem, exit 1 if there is any.
 enum CheckCommand {

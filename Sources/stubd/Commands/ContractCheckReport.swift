@@ -1,6 +1,12 @@
 import StubContract
 import StubCore
 import StubServer
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `stubd check DIR --openapi SPEC`: drift between the stubs and the document, in `check`'s format.
 enum ContractCheckReport {

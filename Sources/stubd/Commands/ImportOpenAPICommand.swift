@@ -2,6 +2,11 @@ import StubCapture
 import StubContract
 import StubCore
 import StubServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `stubd import-openapi SPEC --stubs DIR`: stubs from an OpenAPI document, checked against it.
 /// The import is all or nothing: the files are put in place, loaded with what was there and

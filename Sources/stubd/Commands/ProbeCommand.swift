@@ -1,5 +1,11 @@
 import StubServer
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `stubd probe URL`: a dependency-free HTTP GET for container health checks (no curl in the image).
 enum ProbeCommand {

@@ -7,6 +7,12 @@ import StubCapture
 import StubCore
 import StubProxy
 import StubServer
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `stubd record --upstream URL --stubs DIR`: a reverse proxy for one run against a real API.
 /// Every request goes to the upstream and its answer back unchanged; each exchange is written

@@ -5,6 +5,12 @@ import Foundation
 #endif
 import StubServer
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `stubd serve`: load, bind, serve until SIGINT or SIGTERM, exit 0.
 enum ServeCommand {

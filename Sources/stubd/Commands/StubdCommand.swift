@@ -1,5 +1,11 @@
 import StubCore
 import StubServer
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Dispatches `stubd <command>`; with no command it serves.
 enum StubdCommand {

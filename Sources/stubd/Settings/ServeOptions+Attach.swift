@@ -7,6 +7,12 @@ import StubContract
 import StubCore
 import StubProxy
 import StubServer
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The optional parts a server is given when the options ask for them: the API contract
 /// (StubContract) and the proxy with its recorder (StubProxy). The server itself links neither.

@@ -3,6 +3,7 @@ import StubCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import StubSystem
 
 /// A plain TCP connection for sending bytes no HTTP client would send.
 final class RawSocket: @unchecked Sendable {

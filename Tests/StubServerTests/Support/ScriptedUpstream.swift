@@ -3,6 +3,7 @@ import StubCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import StubSystem
 
 /// A TCP server on a free port that answers each request with bytes a test wrote by hand
 /// (chunked bodies, interim answers, early closes, garbage), as no HTTP library would. It

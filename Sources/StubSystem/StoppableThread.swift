@@ -1,15 +1,19 @@
-import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A background thread whose loop polls a stop descriptor beside its own: `stop` makes that
 /// descriptor readable and joins the thread. The watcher and the head-deadline sweeper run on one.
-final class StoppableThread: @unchecked Sendable {
+package final class StoppableThread: @unchecked Sendable {
     // @unchecked: `thread` is written by `init` and by `stop`, which joins the thread first; the
     // descriptors never change.
     private let stopPipe: (read: Int32, write: Int32)
     private var thread: pthread_t?
 
     /// Starts `body`, which must return once the descriptor it is given becomes readable.
-    init(_ body: @escaping @Sendable (_ stopFD: Int32) -> Void) throws(SystemCallError) {
+    package init(_ body: @escaping @Sendable (_ stopFD: Int32) -> Void) throws(SystemCallError) {
         var fds: [Int32] = [-1, -1]
         try SystemCall.run("pipe") { pipe(&fds) }
         let ends = (read: fds[0], write: fds[1])
@@ -24,7 +28,7 @@ final class StoppableThread: @unchecked Sendable {
     }
 
     /// Tells the thread to end and waits for it. Safe to call twice.
-    func stop() {
+    package func stop() {
         guard let thread else { return }
         var byte: UInt8 = 1
         _ = try? SystemCall.run("write") { write(stopPipe.write, &byte, 1) }

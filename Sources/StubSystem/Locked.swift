@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 
 /// A pthread mutex guarding a value. Used instead of `Synchronization.Mutex`, which trips
 /// Thread Sanitizer false positives on this platform. The mutex and the value live in memory of

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 
 /// A system call that failed: its name and errno, for messages people read.
 package struct SystemCallError: Error, CustomStringConvertible {

@@ -1,12 +1,16 @@
-import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Starts plain threads for the timer, the watcher, the log flusher and deferred replies.
 /// Plain pthreads rather than Dispatch: each runs one loop for the server's lifetime, and their
 /// number stays fixed however many requests wait.
-enum BackgroundThread {
+package enum BackgroundThread {
     /// Starts `body` on a new thread; join it with `pthread_join` unless `detached`.
     @discardableResult
-    static func start(detached: Bool = false, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) -> pthread_t {
+    package static func start(detached: Bool = false, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) -> pthread_t {
         let thread = try LibC.startThread(body).get()
         if detached { pthread_detach(thread) }
         return thread

@@ -1,10 +1,9 @@
-// The one place that picks the platform's C library. Every module of the package reaches libc
-// through this import, re-exported; the handful of calls whose Swift form differs between glibc
-// and Darwin are wrapped in `LibC` below. Everything else is the same code on both.
+// The handful of C library calls whose Swift form differs between glibc and Darwin, wrapped once.
+// Each file that calls libc imports it itself (Glibc or Darwin); nothing is re-exported.
 #if canImport(Glibc)
-@_exported import Glibc
+import Glibc
 #elseif canImport(Darwin)
-@_exported import Darwin
+import Darwin
 #endif
 
 /// C library calls whose Swift names clash with names in this project, or whose types differ

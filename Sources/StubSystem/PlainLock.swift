@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 
 /// A pthread mutex that guards no value of its own: for a critical section over state kept
 /// elsewhere (a file descriptor's order of writes, a check-then-act). A default mutex, which

@@ -1,8 +1,12 @@
-import StubCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Nanoseconds on CLOCK_MONOTONIC, the clock delays and deadlines are measured on.
-enum MonotonicClock {
-    static func now() -> UInt64 {
+package enum MonotonicClock {
+    package static func now() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
@@ -10,6 +14,6 @@ enum MonotonicClock {
 }
 
 /// Sleeps the calling thread; only for bounded shutdown waits, never on the request path.
-func usleepMs(_ ms: Int) {
+package func usleepMs(_ ms: Int) {
     usleep(useconds_t(ms * 1000))
 }
