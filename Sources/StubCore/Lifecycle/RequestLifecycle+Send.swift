@@ -2,9 +2,8 @@
 /// body, or a fault, which is an action like any other.
 extension RequestLifecycle {
     /// Starts on `plan`: deferred work, a wait for a delay or a hang, or the answer now.
-    mutating func proceed(_ plan: ResponsePlan, _ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64) -> LifecycleAction {
+    mutating func proceed(_ plan: consuming ResponsePlan, _ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64) -> LifecycleAction {
         request.releaseBody(keeping: env.responder.recordsRequests ? Limits.journalBodyBytes : 0)
-        var plan = plan
         if plan.fault == .slowHeaders && request.isSecure {
             // Below TLS no byte can be paced: the response waits the whole spread instead.
             plan.delayMs = plan.delayMs > 0 ? plan.delayMs : LifecycleEnvironment.slowHeadersDefaultMs
@@ -13,8 +12,9 @@ extension RequestLifecycle {
             plan.status = RequestLifecycle.faultStatus(plan)
             servedFault = .slowHeaders
         }
-        self.plan = plan
+        // A plan is stored only when the request waits; one answered now is handed along.
         if case .deferred(let deferred) = plan.response {
+            self.plan = plan
             let box = DeferredBox()
             phase = .deferred(box)
             return .startDeferred(deferred.work, deliver: box)
@@ -22,33 +22,35 @@ extension RequestLifecycle {
         let base = releasedAt ?? request.startNs
         if plan.fault == .hang {
             let until = base &+ UInt64(plan.delayMs) * 1_000_000 &+ env.holdCapNs
+            self.plan = plan
             phase = .hanging(until: until)
             return .suspend(until: until)
         }
         // A slow-headers fault spends its delay trickling the head, not before it.
         if plan.delayMs > 0 && plan.fault != .slowHeaders {
             let until = base &+ UInt64(plan.delayMs) * 1_000_000
+            self.plan = plan
             phase = .delayed(until: until)
             return .suspend(until: until)
         }
-        return send(request, env, now: now)
+        return send(plan, request, env, now: now)
     }
 
     /// The answer, the pulled body, or the fault, now.
-    mutating func send(_ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64) -> LifecycleAction {
-        guard let plan else { return .close }
+    mutating func send(_ plan: ResponsePlan, _ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64) -> LifecycleAction {
         if let fault = plan.fault { return serve(fault, plan, request, env, now: now) }
         switch plan.response {
         case .variant(let variant, let key):
             if let stream = plan.stream {
                 // Journaled when the stream ends, with what was sent.
+                self.plan = plan
                 phase = .streaming(StreamCursor(plan: stream, bytesPerSecond: plan.throttleBytesPerSecond, holdCapNs: env.holdCapNs))
                 var headers = variant.headers
                 headers.removeAll { $0.name.lowercased() == "content-length" }
                 return .respond(status: plan.status, body: .pulled(length: nil, headers: headers))
             }
             phase = .done
-            finish(request, env, now: now, status: plan.status, fault: nil)
+            finish(plan, request, env, now: now, status: plan.status, fault: nil)
             if let rate = plan.throttleBytesPerSecond {
                 let body = plan.renderedBody ?? variant.body
                 phase = .throttling(ThrottleCursor(body: body, bytesPerSecond: rate))
@@ -57,16 +59,19 @@ extension RequestLifecycle {
             if let rendered = plan.renderedBody { return .respond(status: plan.status, body: .bytes(rendered, headers: variant.headers)) }
             return .respond(status: plan.status, body: .prepared(key: key))
         case .reply(let reply):
-            return answer(reply, request, env, now: now)
+            return answer(reply, plan, request, env, now: now)
         case .deferred:
-            return end(request, env, now: now, status: 0, fault: nil, clientGone: false)
+            phase = .done
+            finish(plan, request, env, now: now, status: 0, fault: nil)
+            return .close
         }
     }
 
     /// Sends a reply made for this request.
-    mutating func answer(_ reply: Reply, _ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64) -> LifecycleAction {
+    mutating func answer(_ reply: Reply, _ plan: ResponsePlan, _ request: some LifecycleRequest, _ env: LifecycleEnvironment,
+                         now: UInt64) -> LifecycleAction {
         phase = .done
-        finish(request, env, now: now, status: reply.status, fault: nil)
+        finish(plan, request, env, now: now, status: reply.status, fault: nil)
         return .respond(status: reply.status, body: .bytes(reply.body, headers: reply.headers))
     }
 
@@ -87,29 +92,32 @@ extension RequestLifecycle {
         switch fault {
         case .reset:
             phase = .done
-            finish(request, env, now: now, status: 0, fault: fault)
+            finish(plan, request, env, now: now, status: 0, fault: fault)
             return .reset
         case .empty, .hang:
-            return end(request, env, now: now, status: 0, fault: fault, clientGone: false)
+            phase = .done
+            finish(plan, request, env, now: now, status: 0, fault: fault)
+            return .close
         case .garbage:
             phase = .done
-            finish(request, env, now: now, status: 0, fault: fault)
+            finish(plan, request, env, now: now, status: 0, fault: fault)
             return .writeRaw(FaultBytes.garbage(), then: .close)
         case .truncate where request.isSecure:
             // Bytes written below TLS would not be inside its stream: the transport sends the part
             // through TLS and ends the body short.
             phase = .truncating(FaultBytes.sentPart(of: body))
-            finish(request, env, now: now, status: 0, fault: fault)
+            finish(plan, request, env, now: now, status: 0, fault: fault)
             return .respond(status: status, body: .pulled(length: FaultBytes.promisedLength(of: body), headers: headers))
         case .truncate:
             phase = .done
-            finish(request, env, now: now, status: 0, fault: fault)
+            finish(plan, request, env, now: now, status: 0, fault: fault)
             return .writeRaw(FaultBytes.truncatedResponse(status: status, headers: headers, body: body), then: .close)
         case .slowHeaders:
             let spread = plan.delayMs > 0 ? plan.delayMs : LifecycleEnvironment.slowHeadersDefaultMs
             var cursor = SlowHeadersCursor(head: FaultBytes.head(status: status, headers: headers, contentLength: body.count), body: body,
                                            spreadMs: spread)
             let action = cursor.next(now: now)
+            self.plan = plan
             phase = .slowHeaders(cursor)
             return action
         }

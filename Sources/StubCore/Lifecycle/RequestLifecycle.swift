@@ -97,7 +97,7 @@ package struct RequestLifecycle {
         if env.responder.recordsRequests { request.takeCopy() }
         let plan = env.responder.respond(to: request, catalog: catalog)
         // A held request keeps its body: it is planned again when released.
-        guard plan.hold, plan.routeID != nil else { return proceed(plan, request, env, now: now) }
+        guard plan.hold, plan.routeID != nil else { return proceed(consume plan, request, env, now: now) }
         self.plan = plan
         let until = request.startNs &+ env.holdCapNs
         phase = .held(until: until, ticket: nil)
@@ -118,25 +118,25 @@ package struct RequestLifecycle {
                                   stopping: Bool, clientGone: Bool) -> LifecycleAction {
         switch phase {
         case .delayed:
-            if clientGone || stopping { return end(request, env, now: now, status: 0, fault: nil, clientGone: clientGone) }
-            return send(request, env, now: now)
+            guard !clientGone, !stopping, let plan else { return end(request, env, now: now, status: 0, fault: nil, clientGone: clientGone) }
+            return send(plan, request, env, now: now)
         case .hanging:
             return end(request, env, now: now, status: 0, fault: .hang, clientGone: clientGone)
         case .held(_, let ticket):
             return releasedFromHold(request, catalog: catalog, env, ticket: ticket, now: now, stopping: stopping, clientGone: clientGone)
         case .deferred(let box):
-            guard !clientGone, !stopping, let reply = box.delivered else {
+            guard !clientGone, !stopping, let reply = box.delivered, var plan else {
                 return end(request, env, now: now, status: 0, fault: nil, clientGone: clientGone)
             }
-            plan?.status = reply.status
-            return answer(reply, request, env, now: now)
+            plan.status = reply.status
+            return answer(reply, plan, request, env, now: now)
         case .slowHeaders(var cursor):
             if clientGone || stopping { return end(request, env, now: now, status: 0, fault: .slowHeaders, clientGone: clientGone) }
             let action = cursor.next(now: now)
             phase = .slowHeaders(cursor)
             if case .writeRaw(_, .close) = action {
                 phase = .done
-                finish(request, env, now: now, status: 0, fault: .slowHeaders)
+                finishStored(request, env, now: now, status: 0, fault: .slowHeaders)
             }
             return action
         case .receiving, .streaming, .throttling, .truncating, .done:
@@ -155,8 +155,9 @@ package struct RequestLifecycle {
                 ("route", plan?.routeID.map(JSONValue.string) ?? .null),
                 ("reason", .string(stopping ? "the server is stopping" : "the hold cap passed")),
             ])
-            plan?.status = 503
-            return answer(reply, request, env, now: now)
+            guard var plan else { return .close }
+            plan.status = 503
+            return answer(reply, plan, request, env, now: now)
         }
         releasedAt = now
         return proceed(env.responder.respond(to: request, catalog: catalog, releasedFromHold: true), request, env, now: now)
@@ -192,8 +193,8 @@ package struct RequestLifecycle {
         guard case .streaming(let cursor) = phase else { return }
         phase = .done
         let gone = clientLeft || !cursor.ended
-        finish(request, env, now: now, status: plan?.status ?? 0, fault: cursor.cut ? .reset : nil,
-               stream: (cursor.next, gone), clientGone: gone)
+        finishStored(request, env, now: now, status: plan?.status ?? 0, fault: cursor.cut ? .reset : nil,
+                     stream: (cursor.next, gone), clientGone: gone)
     }
 
     /// The connection ended (answered, or closed under a waiting request). A request that was
@@ -218,14 +219,21 @@ package struct RequestLifecycle {
     mutating func end(_ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64, status: Int, fault: Fault?,
                       clientGone: Bool) -> LifecycleAction {
         phase = .done
-        finish(request, env, now: now, status: status, fault: fault, clientGone: clientGone)
+        finishStored(request, env, now: now, status: status, fault: fault, clientGone: clientGone)
         return .close
     }
 
-    /// Journals and logs the request once, with how it ended.
-    mutating func finish(_ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64, status: Int, fault: Fault?,
-                         stream: (eventsSent: Int, clientGone: Bool)? = nil, clientGone: Bool = false) {
+    /// Journals and logs the request once, with the stored plan (a request that waited).
+    mutating func finishStored(_ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64, status: Int, fault: Fault?,
+                               stream: (eventsSent: Int, clientGone: Bool)? = nil, clientGone: Bool = false) {
         guard !recorded, let plan else { return }
+        finish(plan, request, env, now: now, status: status, fault: fault, stream: stream, clientGone: clientGone)
+    }
+
+    /// Journals and logs the request once, with how it ended.
+    mutating func finish(_ plan: ResponsePlan, _ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64, status: Int,
+                         fault: Fault?, stream: (eventsSent: Int, clientGone: Bool)? = nil, clientGone: Bool = false) {
+        guard !recorded else { return }
         recorded = true
         let elapsedMs = Double(now &- request.startNs) / 1_000_000
         env.responder.completed(plan, request: request, status: status, fault: servedFault ?? fault, elapsedMs: elapsedMs,

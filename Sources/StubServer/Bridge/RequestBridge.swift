@@ -31,7 +31,7 @@ final class RequestBridge: Sendable {
     var responder: StubResponder { environment.responder }
 
     init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, holdCapMs: Int, maxBody: Int,
-         bodyMemory: Int = .max, maxHead: Int = 8192, watchHangups: Bool = true, useEpoll: Bool = true,
+         bodyMemory: Int = .max, maxHead: Int = 6144, watchHangups: Bool = true, useEpoll: Bool = true,
          deferredWaitingLimit: Int = 10_000) throws(SystemCallError) {
         self.maxHead = maxHead
         bodyBudget = BodyBudget(limit: max(bodyMemory, maxBody))

@@ -12,7 +12,9 @@ import Darwin
 final class RequestContext: LifecycleRequest {
     let startNs: UInt64
     /// Where the request is in its life, and what it waits for (see `RequestLifecycle`).
-    var life = RequestLifecycle()
+    /// Unchecked exclusivity: only the connection's own polling thread touches a request, one
+    /// call at a time, so the run-time check would only cost each request its price.
+    @exclusivity(unchecked) var life = RequestLifecycle()
     /// False until the first access-handler call, which checks the head before any body is read.
     var headChecked = false
     /// True once the whole request arrived and its lifecycle started.
@@ -46,8 +48,8 @@ final class RequestContext: LifecycleRequest {
     var controlHeaderSeen = false
     /// The catalog snapshot (with its prepared responses) the request keeps to its end.
     var prepared: PreparedCatalog?
-    /// Set through `SuspendedConnections` only.
-    var suspension = SuspensionMark()
+    /// Set through `SuspendedConnections` only (unchecked exclusivity, as `life`).
+    @exclusivity(unchecked) var suspension = SuspensionMark()
 
     init(startNs: UInt64, path: String, maxBody: Int, admitted: ConnectionAdmission.Connection?, secure: Bool = false, budget: BodyBudget? = nil) {
         self.startNs = startNs
@@ -71,7 +73,7 @@ final class RequestContext: LifecycleRequest {
     /// Records the method once the whole request has arrived.
     func received(on connection: MHDConnection, method: String) {
         self.connection = connection
-        self.method = RequestMethod.normalized(method)
+        self.method = method
     }
 
     /// True once more body arrived than `maxBody`.

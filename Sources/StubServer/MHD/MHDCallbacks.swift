@@ -56,7 +56,7 @@ func stubdAccessHandler(
         uploadDataSize.pointee = 0
         return context.bodyIsRunaway ? .NO : .YES
     }
-    if context.connection == nil { context.received(on: handle, method: method.map { String(cString: $0) } ?? "GET") }
+    if context.connection == nil { context.received(on: handle, method: method.map(RequestMethod.of) ?? "GET") }
     return bridge.handle(handle, context) == .proceed ? .YES : .NO
 }
 

@@ -47,10 +47,10 @@ public struct StubServerConfiguration: Sendable {
     /// pass it gets 503 (`--max-body-memory`). At least `maxBodyBytes`, or no large body could pass.
     public var maxBodyMemoryBytes = 256 << 20
     /// The largest request head (request line and headers) served (`--connection-memory`). A
-    /// larger one gets a JSON 431 (414 when the request line alone is over it), up to twice this
-    /// plus 4 KiB, which is what each connection may hold; past that the transport answers on its
-    /// own. 8 KiB fits the heads of real API clients (a JWT bearer token and a few cookies).
-    public var maxHeadBytes = 8 * 1024
+    /// larger one gets a JSON 431 (414 when the request target alone is over it), up to about
+    /// 700 bytes more; past that libmicrohttpd answers on its own. 6 KiB fits the heads of real
+    /// API clients (a JWT bearer token and a few cookies).
+    public var maxHeadBytes = 6 * 1024
     /// Seconds an idle keep-alive connection stays open.
     public var idleTimeoutSeconds = 120
     /// Threads that wait for sockets and serve requests (`--threads`); 1 serves on one thread.
@@ -167,9 +167,12 @@ public struct StubServerConfiguration: Sendable {
         set { ioThreads = newValue }
     }
 
-    /// Memory each connection may hold for its request and response heads: room for the largest
-    /// head served, for a larger one to be answered with a 431, and for the response's head.
-    var connectionMemoryBytes: Int { maxHeadBytes * 2 + 4096 }
+    /// Memory each connection may hold for its request and response heads: the largest head
+    /// served and 1 KiB more, room for header entries, the response's head, and a slightly larger
+    /// head to be answered with a 431. No more: libmicrohttpd 0.9.75 zeroes the whole of it
+    /// before every request (about 1.6 instructions a byte, measured), so each KiB costs every
+    /// request.
+    var connectionMemoryBytes: Int { maxHeadBytes + 1024 }
 
     /// The old name of `sessionTTLSeconds`.
     @available(*, deprecated, renamed: "sessionTTLSeconds")
