@@ -32,18 +32,24 @@ public struct RequestJournal: Sendable {
 
     /// The record as the journal keeps it (body cut at `bodyLimit`). Done before taking a lock.
     public static func trimmed(_ record: RequestRecord) -> RequestRecord {
-        guard record.request.body.count > bodyLimit else { return record }
         var cut = record
-        cut.request.body = Array(record.request.body.prefix(bodyLimit))
+        trim(&cut)
         return cut
+    }
+
+    /// Cuts the record's body to what the journal keeps, in place (nothing to do for most).
+    static func trim(_ record: inout RequestRecord) {
+        guard !record.bodyIsTrimmed, record.request.body.count > bodyLimit else { return }
+        record.request.body = Array(record.request.body.prefix(bodyLimit))
     }
 
     /// Adds a record, dropping the oldest when full. Returns the dropped entry, so a caller holding
     /// a lock can let it be freed after unlocking.
     @discardableResult
-    public mutating func append(_ record: RequestRecord) -> Entry? {
+    public mutating func append(_ record: consuming RequestRecord) -> Entry? {
         guard capacity > 0 else { return nil }
-        let entry = Entry(id: nextID, record: record.request.body.count > RequestJournal.bodyLimit ? RequestJournal.trimmed(record) : record)
+        RequestJournal.trim(&record)
+        let entry = Entry(id: nextID, record: record)
         nextID += 1
         if ring.count < capacity {
             ring.append(entry)

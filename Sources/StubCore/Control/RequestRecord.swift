@@ -6,8 +6,46 @@ import Foundation
 
 /// What happened to one request: the access log line and the journal entry are made from it.
 public struct RequestRecord: Sendable {
+    /// The request as kept: packed as it arrived (decoded when read), or as given.
+    private enum Storage: Sendable {
+        case packed(PackedRequest, path: String?)
+        case plain(StubRequest)
+    }
+
+    private var storage: Storage
+
     /// The request as received, control parameters removed.
-    public var request: StubRequest
+    public var request: StubRequest {
+        get {
+            switch storage {
+            case .packed(let packed, let path): return packed.decoded(path: path)
+            case .plain(let request): return request
+            }
+        }
+        set { storage = .plain(newValue) }
+    }
+
+    /// The method, without decoding the rest of the request.
+    public var method: String {
+        switch storage {
+        case .packed(let packed, _): return packed.method
+        case .plain(let request): return request.method
+        }
+    }
+
+    /// The path as journaled (a session prefix taken off), without decoding the rest.
+    public var path: String {
+        switch storage {
+        case .packed(let packed, let path): return path ?? packed.path
+        case .plain(let request): return request.path
+        }
+    }
+
+    /// True when the body is already cut to the journal's limit (a packed request keeps only that).
+    var bodyIsTrimmed: Bool {
+        if case .packed = storage { return true }
+        return false
+    }
     /// The `X-Stub-Session` it carried.
     public var session: String?
     /// The matched route, if any.
@@ -49,7 +87,20 @@ public struct RequestRecord: Sendable {
     /// Makes a record.
     public init(request: StubRequest, session: String?, routeID: String?, variant: String?, status: Int, delayMs: Int,
                 fault: Fault?, elapsedMs: Double, bodyBytes: Int, receivedAt: Date = Date()) {
-        self.request = request
+        self.init(storage: .plain(request), session: session, routeID: routeID, variant: variant, status: status, delayMs: delayMs,
+                  fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes, receivedAt: receivedAt)
+    }
+
+    /// A record of a packed request, journaled under `path` when given (a session prefix taken off).
+    package init(packed: PackedRequest, path: String?, session: String?, routeID: String?, variant: String?, status: Int, delayMs: Int,
+                 fault: Fault?, elapsedMs: Double, bodyBytes: Int) {
+        self.init(storage: .packed(packed, path: path), session: session, routeID: routeID, variant: variant, status: status,
+                  delayMs: delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes, receivedAt: Date())
+    }
+
+    private init(storage: Storage, session: String?, routeID: String?, variant: String?, status: Int, delayMs: Int,
+                 fault: Fault?, elapsedMs: Double, bodyBytes: Int, receivedAt: Date) {
+        self.storage = storage
         self.session = session
         self.routeID = routeID
         self.variant = variant

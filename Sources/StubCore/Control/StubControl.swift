@@ -141,11 +141,12 @@ public final class StubControl: OverrideSource, Sendable {
     public var keepsJournal: Bool { journalCapacity > 0 }
 
     /// Records an answered request in the journal.
-    public func record(_ record: RequestRecord) {
+    public func record(_ record: consuming RequestRecord) {
         guard keepsJournal else { return }
-        let trimmed = RequestJournal.trimmed(record)
+        RequestJournal.trim(&record)
         // The dropped entry is freed here, after the lock is released.
-        let dropped = state.withLock { $0.journal.append(trimmed) }
+        let entry = record
+        let dropped = state.withLock { $0.journal.append(entry) }
         _ = dropped
     }
 
@@ -212,9 +213,9 @@ public struct JournalFilter: Sendable {
     func matches(_ entry: RequestJournal.Entry) -> Bool {
         let r = entry.record
         if let route, r.routeID != route { return false }
-        if let method, r.request.method != method.uppercased() { return false }
+        if let method, r.method != method.uppercased() { return false }
         // The journal keeps paths as sent; a filter value arrives decoded, so either form matches.
-        if let path, r.request.path != path && PathDecoding.decodedWhole(r.request.path) != path { return false }
+        if let path, r.path != path && PathDecoding.decodedWhole(r.path) != path { return false }
         if let sinceID, entry.id <= sinceID { return false }
         if let sinceTime, r.receivedAt < sinceTime { return false }
         return true

@@ -127,10 +127,18 @@ package final class StubResponder: Sendable {
                            stream: (eventsSent: Int, clientGone: Bool)? = nil, clientGone: Bool = false) {
         guard keepsRecord(of: plan) else { return }
         let journals = plan.journaled && control.keepsJournal
-        var snapshot = request.snapshot()
-        if let scopedPath = plan.scopedPath { snapshot.path = scopedPath }
-        var record = RequestRecord(request: snapshot, session: plan.session, routeID: plan.routeID, variant: plan.variantName,
+        var record: RequestRecord
+        if let packed = request.packedCopy {
+            // The copy made before planning is the record's: nothing is decoded or copied again.
+            record = RequestRecord(packed: packed, path: plan.scopedPath, session: plan.session, routeID: plan.routeID,
+                                   variant: plan.variantName, status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs,
+                                   bodyBytes: bodyBytes)
+        } else {
+            var snapshot = request.snapshot()
+            if let scopedPath = plan.scopedPath { snapshot.path = scopedPath }
+            record = RequestRecord(request: snapshot, session: plan.session, routeID: plan.routeID, variant: plan.variantName,
                                    status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes)
+        }
         record.route = plan.route
         record.proxied = plan.proxied
         record.stream = stream

@@ -24,6 +24,13 @@ package protocol RequestHead {
     /// False when no header name starts with `X-Stub-` and no query parameter name with `__`: then
     /// the request carries no control and no session, and their lookups are skipped.
     var mayCarryControls: Bool { get }
+    /// The request already packed for the journal and the log, when the transport made that copy.
+    var packedCopy: PackedRequest? { get }
+}
+
+extension RequestHead {
+    /// No packed copy: the record is made from the request's parts.
+    package var packedCopy: PackedRequest? { nil }
 }
 
 extension RequestHead {

@@ -2,7 +2,9 @@
 package enum RequestMethod {
     /// `method` in upper case. Clients almost always send it so; only a lower-case one costs a copy.
     package static func normalized(_ method: String) -> String {
-        method.utf8.contains { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) } ? method.uppercased() : method
+        // A plain loop: the generic `contains(where:)` is not specialized across modules.
+        for byte in method.utf8 where byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { return method.uppercased() }
+        return method
     }
 
     /// The method a C string names: one of the common ones without making a string (they are

@@ -9,6 +9,15 @@ enum ASCIICase {
         return true
     }
 
+    /// Whether two byte strings are equal ignoring ASCII case.
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<a.count where a[i] != b[i] {
+            guard lower(a[i]) == lower(b[i]) else { return false }
+        }
+        return true
+    }
+
     private static func lower(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }

@@ -21,12 +21,14 @@ extension RequestContext: RequestHead {
     }
 
     func allQueryParameters() -> [(name: String, value: String)] {
-        copy?.query ?? connection?.queryParameters() ?? []
+        copy?.pairs(headers: false) ?? connection?.queryParameters() ?? []
     }
 
     func allHeaders() -> [(name: String, value: String)] {
-        copy?.headers ?? connection?.headers() ?? []
+        copy?.pairs(headers: true) ?? connection?.headers() ?? []
     }
+
+    var packedCopy: PackedRequest? { copy }
 
     var scheme: RequestScheme { isSecure ? .https : .http }
 
@@ -37,9 +39,13 @@ extension RequestContext: RequestHead {
         return seen
     }
 
-    /// Copies the whole request (control parameters included) for the lookups and the record.
+    /// Copies the whole request (control parameters included) for the lookups and the record,
+    /// packed into one buffer: the query and headers straight from libmicrohttpd's memory, and
+    /// the start of the body the journal keeps.
     func takeCopy() {
-        copy = StubRequest(method: method, path: path, query: connection?.queryParameters() ?? [],
-                           headers: connection?.headers() ?? [], body: body, scheme: scheme)
+        guard let connection else { return }
+        var builder = PackedRequest.Builder(capacity: connection.headSize + min(body.count, Limits.journalBodyBytes) + 64)
+        connection.pack(into: &builder)
+        copy = builder.finish(method: method, path: path, scheme: scheme, body: body, bodyLimit: Limits.journalBodyBytes)
     }
 }

@@ -40,8 +40,9 @@ final class RequestContext: LifecycleRequest {
     let path: String
     /// The length of the request target as sent (path and query), for the head-size check.
     var targetLength = 0
-    /// The whole request, copied before planning when it will be recorded (see `takeCopy`).
-    var copy: StubRequest?
+    /// The whole request packed in one buffer before planning, when it will be recorded (see
+    /// `takeCopy`); the journal keeps this very copy.
+    var copy: PackedRequest?
     /// Whether a header or query name has a control's prefix, once asked (see `mayCarryControls`).
     var controlsSeen: Bool?
     /// Whether a header name has the control prefix, learnt while checking the head.
@@ -115,7 +116,5 @@ final class RequestContext: LifecycleRequest {
             budget?.give(budgeted - body.count)
             budgeted = body.count
         }
-        // The copy was taken from the same bytes; it now shares the kept prefix.
-        if copy != nil { copy?.body = body }
     }
 }

@@ -115,6 +115,28 @@ func stubdFrameHeader(
     return .YES
 }
 
+/// Iterators for `MHD_get_connection_values_n`: pack each query parameter, or header, into the
+/// `PackedRequest.Builder` `cls` points at.
+func stubdPackQuery(
+    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
+    _ value: UnsafePointer<CChar>?, _ valueSize: Int
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    cls.assumingMemoryBound(to: PackedRequest.Builder.self).pointee.addQuery(
+        name: UnsafeRawBufferPointer(start: key, count: keySize), value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
+    return .YES
+}
+
+func stubdPackHeader(
+    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
+    _ value: UnsafePointer<CChar>?, _ valueSize: Int
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    cls.assumingMemoryBound(to: PackedRequest.Builder.self).pointee.addHeader(
+        name: UnsafeRawBufferPointer(start: key, count: keySize), value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
+    return .YES
+}
+
 /// Iterator for `MHD_get_connection_values`: appends each pair to the array `cls` points at.
 func stubdCollectPair(
     _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?

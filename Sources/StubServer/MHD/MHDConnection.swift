@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import StubCore
 
 /// One libmicrohttpd connection, as the bridge drives it: queue a response, suspend, resume, and
 /// look up request values. Valid from the first access-handler call to the completion callback.
@@ -68,6 +69,14 @@ struct MHDConnection: @unchecked Sendable {
         var framing = RequestFraming()
         withUnsafeMutablePointer(to: &framing) { _ = MHD_get_connection_values_n(pointer, .HEADER_KIND, stubdFrameHeader, $0) }
         return framing
+    }
+
+    /// Packs the query parameters, then the headers, into `builder`, with their lengths.
+    func pack(into builder: inout PackedRequest.Builder) {
+        withUnsafeMutablePointer(to: &builder) {
+            _ = MHD_get_connection_values_n(pointer, .GET_ARGUMENT_KIND, stubdPackQuery, $0)
+            _ = MHD_get_connection_values_n(pointer, .HEADER_KIND, stubdPackHeader, $0)
+        }
     }
 
     /// Every header in the order received.
