@@ -18,7 +18,7 @@ final class DeferredJobs: Sendable {
     private let next = Atomic<Int>(0)
 
     /// Starts `threads` worker threads.
-    init(threads: Int = 2, blockingLimit: Int = 64, waitingLimit: Int = 10_000) throws(SystemCallError) {
+    init(threads: Int = 1, blockingLimit: Int = 64, waitingLimit: Int = 10_000) throws(SystemCallError) {
         self.blockingLimit = max(1, blockingLimit)
         self.waitingLimit = max(1, waitingLimit)
         var made: [SerialWorker] = []
