@@ -151,34 +151,24 @@ import Testing
 
 /// A `stubd serve` process started for one test; reads the bound URL from its first line.
 final class RunningDaemon: @unchecked Sendable {
-    let process = Process()
-    let output = Pipe()
-    let errors = Pipe()
+    // @unchecked: set up in init; `terminate` is called once, by the test that made it.
+    let child: Spawned
     private(set) var baseURL = ""
     private(set) var port = 0
     private var firstLine = ""
 
     init(arguments: [String], environment: [String: String]? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: Repository.stubdBinary)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        var buffer = Data()
-        let handle = output.fileHandleForReading
-        while !buffer.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-        }
-        firstLine = String(decoding: buffer, as: UTF8.self)
+        child = try Spawned(Repository.stubdBinary, arguments, environment: environment)
+        firstLine = child.readLine()
         guard let range = firstLine.range(of: "http://") else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "stubd did not start: \(firstLine)"])
         }
         baseURL = String(firstLine[range.lowerBound...].prefix { !$0.isWhitespace })
         port = Int(baseURL.split(separator: ":").last ?? "") ?? 0
     }
+
+    /// The daemon's process id.
+    var pid: pid_t { child.pid }
 
     /// The first line stubd printed (where it serves).
     var servingLine: String { firstLine }
@@ -188,14 +178,9 @@ final class RunningDaemon: @unchecked Sendable {
 
     /// Sends `signal`, waits for exit, returns the exit status and the rest of standard output.
     func terminate(signal: Int32) -> (status: Int32, stdout: String) {
-        kill(process.processIdentifier, signal)
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        standardError = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, firstLine + String(decoding: rest, as: UTF8.self))
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        kill(child.pid, signal)
+        let rest = child.readToEnd()
+        standardError = rest.stderr
+        return (child.waitForExit(), firstLine + rest.stdout)
     }
 }

@@ -21,18 +21,8 @@ enum Subprocess {
     }
 
     static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Curl.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Curl.Result(exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                           stderr: String(decoding: errData, as: UTF8.self))
+        let child = try Spawned(executable, arguments, environment: environment)
+        let output = child.readToEnd()
+        return Curl.Result(exitCode: child.waitForExit(), stdout: output.stdout, stderr: output.stderr)
     }
 }
