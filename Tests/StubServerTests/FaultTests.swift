@@ -132,8 +132,10 @@ import Testing
             #expect(hasty == .timedOut)
             let curl = try await Curl.run(["-s", "-o", "/dev/null", "-m", "0.3", server.url("/api/v1/users/1?__fault=slow-headers&__delay=2000").absoluteString])
             #expect(curl.exitCode == 28)
-            let records = await server.waitForRequests(route: "app/user", count: 5)
-            #expect(records.filter { $0.fault == .slowHeaders }.count == 4)
+            // The hasty client may give up before its request is even sent (40 ms on a busy
+            // machine), so its record is not counted on; the other three always arrive.
+            let records = await server.waitForRequests(route: "app/user", count: 4)
+            #expect(records.filter { $0.fault == .slowHeaders }.count >= 3)
         }
     }
 }

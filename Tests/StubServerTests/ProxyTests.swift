@@ -135,8 +135,9 @@ import Testing
         "up/big/200.txt": String(repeating: "x", count: 3_000_000),
     ]
 
-    static func threads() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    /// The threads of process `pid` (the daemon's own, so tests running beside this one do not count).
+    static func threads(of pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         return Int(status.split(separator: "\n").first { $0.hasPrefix("Threads:") }?.split(separator: "\t").last ?? "") ?? 0
     }
 
@@ -145,22 +146,26 @@ import Testing
         let upstream = try StubServer(stubsAt: folder.url)
         defer { upstream.stop() }
         let stubs = try TemporaryStubDirectory(ProxyTests.front)
-        try await withServer(stubs: stubs.url, configure: { $0.proxy(to: upstream.baseURL, timeout: 10) }) { server in
-            let before = ProxyLimitsTests.threads()
-            let session = HTTPClient.session(timeout: 15)
-            async let slow: [Int] = withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<60 { group.addTask { try await HTTPClient.fetch(server.url("/slow"), session: session).status } }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            try await Task.sleep(nanoseconds: 600_000_000)
-            let during = ProxyLimitsTests.threads()
-            // Sixty calls wait on the upstream; a seventh-or-later one still goes at once.
-            let started = monotonicMs()
-            let fast = try await HTTPClient.fetch(server.url("/fast"), session: HTTPClient.session(timeout: 15))
-            #expect(fast.status == 200 && monotonicMs() - started < 2000, "\(monotonicMs() - started) ms")
-            #expect(during - before < 30, "threads went from \(before) to \(during) with 60 proxied calls waiting")
-            #expect(try await slow.allSatisfy { $0 == 200 })
+        // The real daemon, whose threads are counted alone.
+        let daemon = try RunningDaemon(arguments: ["serve", "--stubs", stubs.url.path, "--host", "127.0.0.1", "--port", "0", "--no-watch",
+                                                   "--proxy-unmatched", upstream.baseURL.absoluteString, "--proxy-timeout", "10s"])
+        defer { _ = daemon.terminate(signal: SIGTERM) }
+        let pid = daemon.pid
+        let before = ProxyLimitsTests.threads(of: pid)
+        let session = HTTPClient.session(timeout: 15)
+        let slowURL = try #require(URL(string: daemon.baseURL + "/slow")), fastURL = try #require(URL(string: daemon.baseURL + "/fast"))
+        async let slow: [Int] = withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<60 { group.addTask { try await HTTPClient.fetch(slowURL, session: session).status } }
+            return try await group.reduce(into: []) { $0.append($1) }
         }
+        try await Task.sleep(nanoseconds: 600_000_000)
+        let during = ProxyLimitsTests.threads(of: pid)
+        // Sixty calls wait on the upstream; a seventh-or-later one still goes at once.
+        let started = monotonicMs()
+        let fast = try await HTTPClient.fetch(fastURL, session: HTTPClient.session(timeout: 15))
+        #expect(fast.status == 200 && monotonicMs() - started < 2000, "\(monotonicMs() - started) ms")
+        #expect(before > 0 && during - before < 10, "the daemon's threads went from \(before) to \(during) with 60 proxied calls waiting")
+        #expect(try await slow.allSatisfy { $0 == 200 })
     }
 
     @Test func anUpstreamBodyOverTheLimitIsA502AndPathsStayUnderTheBase() async throws {
