@@ -52,13 +52,13 @@ static inline int CMHD_connection_fd(struct MHD_Connection *connection) {
     return info == NULL ? -1 : info->connect_fd;
 }
 
-/* True when the connection speaks TLS (it has a GnuTLS session). */
 /* The size of the request head (request line and headers) as received; 0 when unknown. */
 static inline size_t CMHD_request_header_size(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     return info == NULL ? 0 : info->header_size;
 }
 
+/* True when the connection speaks TLS (it has a GnuTLS session). */
 static inline bool CMHD_is_tls(struct MHD_Connection *connection) {
     return MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION) != NULL;
 }

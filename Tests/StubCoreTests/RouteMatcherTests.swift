@@ -21,6 +21,25 @@ import Testing
         return nil
     }
 
+    /// Few literal children are compared one by one, many are found by hash: both find the same.
+    @Test(arguments: [3, 12]) func literalSiblingsAreFoundAtAnyFanOut(count: Int) throws {
+        var files: [String: String] = ["s/any/route.json": #"{"method": "GET", "path": "/s/{x}"}"#, "s/any/200.json": "{}"]
+        for i in 0..<count {
+            files["s/n\(i)/route.json"] = #"{"method": "GET", "path": "/s/name\#(i)"}"#
+            files["s/n\(i)/200.json"] = "{}"
+        }
+        let stubs = try TemporaryStubs(files)
+        let catalog = try stubs.catalog()
+        func id(_ path: String) -> String? {
+            if case .route(let i) = catalog.matcher.route(method: "GET", path: path) { return catalog.routes[i].id }
+            return nil
+        }
+        for i in 0..<count { #expect(id("/s/name\(i)") == "s/n\(i)") }
+        #expect(id("/s/name\(count)") == "s/any")
+        #expect(id("/s/nam") == "s/any")
+        #expect(id("/s/name1x") == "s/any")
+    }
+
     @Test func literalSegmentsBeatTemplates() {
         #expect(routeID("GET", "/users/me") == "u/me")
         #expect(routeID("GET", "/users/7") == "u/byID")

@@ -49,16 +49,17 @@ public struct RequestJournal: Sendable {
     public mutating func append(_ record: consuming RequestRecord) -> Entry? {
         guard capacity > 0 else { return nil }
         RequestJournal.trim(&record)
-        let entry = Entry(id: nextID, record: record)
+        // Moved, never copied: a record holds a dozen counted references, and each copy of it
+        // retains and releases every one.
+        var entry = Entry(id: nextID, record: consume record)
         nextID += 1
         if ring.count < capacity {
-            ring.append(entry)
+            ring.append(consume entry)
             return nil
         }
-        let dropped = ring[start]
-        ring[start] = entry
+        swap(&ring[start], &entry)
         start = (start + 1) % capacity
-        return dropped
+        return entry
     }
 
     /// All entries, oldest first.

@@ -144,9 +144,10 @@ public final class StubControl: OverrideSource, Sendable {
     public func record(_ record: consuming RequestRecord) {
         guard keepsJournal else { return }
         RequestJournal.trim(&record)
-        // The dropped entry is freed here, after the lock is released.
-        let entry = record
-        let dropped = state.withLock { $0.journal.append(entry) }
+        // Moved into the lock's closure through an optional, not copied; the dropped entry is
+        // freed here, after the lock is released.
+        var pending: RequestRecord? = consume record
+        let dropped = state.withLock { $0.journal.append(pending.take()!) }
         _ = dropped
     }
 

@@ -53,6 +53,11 @@ package struct RouteMatcher: Sendable {
 
     /// The literal child of `at` whose text is `segment`.
     func child(of at: Int, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        // Most nodes have a few literal children: comparing them costs less than hashing.
+        if nodes[at].literalOrder.count <= RouteNode.scanLimit {
+            for child in nodes[at].literalOrder where nodes[child].matches(segment) { return child }
+            return nil
+        }
         guard let found = nodes[at].literals[RouteNode.hash(segment)] else { return nil }
         if found >= 0 { return nodes[found].matches(segment) ? found : nil }
         return nodes[at].collided.first { nodes[$0].matches(segment) }

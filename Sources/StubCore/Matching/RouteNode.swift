@@ -22,6 +22,9 @@ struct RouteNode: Sendable {
     /// Routes whose template ends here.
     var endpoints: [RouteMatcher.Endpoint] = []
 
+    /// Up to this many literal children are compared one by one instead of looked up by hash.
+    static let scanLimit = 4
+
     init(segment: [UInt8] = [], parent: Int? = nil) {
         self.segment = segment
         self.parent = parent

@@ -26,57 +26,110 @@ package struct ResponsePlan: Sendable {
         case `default`
     }
 
+    /// Every field, behind one reference that is copied on write: a plan passes through several
+    /// functions per request, and copying one reference costs a fraction of copying a dozen.
+    private var storage: ResponsePlanStorage
+
     /// The response.
-    package var response: Response
+    package var response: Response {
+        get { storage.response }
+        set { unique().response = newValue }
+    }
     /// The status that will be sent (0 when a fault sends none; 0 for a deferred reply until made).
-    package var status: Int
+    package var status: Int {
+        get { storage.status }
+        set { unique().status = newValue }
+    }
     /// Milliseconds to wait before responding or faulting.
-    package var delayMs: Int = 0
+    package var delayMs: Int {
+        get { storage.delayMs }
+        set { unique().delayMs = newValue }
+    }
     /// A fault to serve instead of the response.
-    package var fault: Fault?
+    package var fault: Fault? {
+        get { storage.fault }
+        set { unique().fault = newValue }
+    }
     /// When set, the body is sent at this many bytes per second.
-    package var throttleBytesPerSecond: Int?
+    package var throttleBytesPerSecond: Int? {
+        get { storage.throttleBytesPerSecond }
+        set { unique().throttleBytesPerSecond = newValue }
+    }
     /// The body rendered for this request, for a templated variant; nil sends the prepared body.
-    package var renderedBody: [UInt8]?
+    package var renderedBody: [UInt8]? {
+        get { storage.renderedBody }
+        set { unique().renderedBody = newValue }
+    }
     /// The matched route's id, if any.
-    package var routeID: String?
-    /// The matched route, whose template reads the path parameters for the journal (a reference:
-    /// plans are copied several times per request, and a template would add two counted copies).
-    package var route: Route?
+    package var routeID: String? {
+        get { storage.routeID }
+        set { unique().routeID = newValue }
+    }
+    /// The matched route, whose template reads the path parameters for the journal.
+    package var route: Route? {
+        get { storage.route }
+        set { unique().route = newValue }
+    }
     /// The chosen variant's name, if any.
-    package var variantName: String?
+    package var variantName: String? {
+        get { storage.variantName }
+        set { unique().variantName = newValue }
+    }
     /// How the variant was chosen.
-    package var selection: Selection?
+    package var selection: Selection? {
+        get { storage.selection }
+        set { unique().selection = newValue }
+    }
     /// The session the request named (`X-Stub-Session` or a `/__session/<id>` prefix).
-    package var session: String?
+    package var session: String? {
+        get { storage.session }
+        set { unique().session = newValue }
+    }
     /// The path without its `/__session/<id>` prefix, which the journal and the log record.
-    package var scopedPath: String?
+    package var scopedPath: String? {
+        get { storage.scopedPath }
+        set { unique().scopedPath = newValue }
+    }
     /// False for admin calls, which the journal leaves out.
-    package var journaled = true
+    package var journaled: Bool {
+        get { storage.journaled }
+        set { unique().journaled = newValue }
+    }
     /// The variant's events and when each is due, for a streamed body.
     package var stream: PlannedStream? {
-        get { extras?.stream }
-        set { extras = PlanExtras(stream: newValue, contract: extras?.contract) }
+        get { storage.stream }
+        set { unique().stream = newValue }
     }
     /// Contract violations (`--openapi`); nil when not checked.
     package var contract: [ContractViolation]? {
-        get { extras?.contract }
-        set { extras = PlanExtras(stream: extras?.stream, contract: newValue) }
+        get { storage.contract }
+        set { unique().contract = newValue }
     }
-    /// What few plans carry, behind one reference: a plan is copied several times per request,
-    /// and an absent reference costs less to copy than several absent fields holding arrays.
-    private var extras: PlanExtras?
     /// An admin hold: the transport waits for a release, then plans again.
-    package var hold = false
+    package var hold: Bool {
+        get { storage.hold }
+        set { unique().hold = newValue }
+    }
     /// No route matched (a 404 or 405): a proxy may answer instead.
-    package var unmatched = false
+    package var unmatched: Bool {
+        get { storage.unmatched }
+        set { unique().unmatched = newValue }
+    }
     /// The reply comes from the upstream (`--proxy-unmatched`).
-    package var proxied = false
+    package var proxied: Bool {
+        get { storage.proxied }
+        set { unique().proxied = newValue }
+    }
 
     /// Makes a plan that sends `response`.
     package init(response: Response, status: Int) {
-        self.response = response
-        self.status = status
+        storage = ResponsePlanStorage(response: response, status: status)
+    }
+
+    /// The storage, copied first when another plan shares it.
+    private mutating func unique() -> ResponsePlanStorage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
     }
 
     /// A plan that sends a reply at once.
@@ -141,17 +194,5 @@ package struct PlannedStream: Sendable {
         }
         keepOpen = stream.keepOpen
         self.cutAfter = cutAfter
-    }
-}
-
-/// The rarely set parts of a plan (see `ResponsePlan.extras`); replaced, never changed in place,
-/// so copies of a plan never share a change.
-final class PlanExtras: Sendable {
-    let stream: PlannedStream?
-    let contract: [ContractViolation]?
-
-    init(stream: PlannedStream?, contract: [ContractViolation]?) {
-        self.stream = stream
-        self.contract = contract
     }
 }

@@ -12,44 +12,78 @@ package struct PackedRequest: Sendable {
     /// Where the body starts in `bytes`.
     private let bodyStart: Int
 
-    /// Builds a packed request pair by pair, into one buffer reserved up front.
-    package struct Builder {
-        private var bytes: [UInt8] = []
-        private var queryCount = 0
-        private var headerCount = 0
-        private var inHeaders = false
+    /// Writes pairs into the packed request's buffer as it is made (see `pack`): a length, then
+    /// the bytes, each with one copy, into room reserved up front.
+    package struct Writer {
+        private let base: UnsafeMutablePointer<UInt8>
+        private let capacity: Int
+        fileprivate private(set) var count = 0
+        fileprivate private(set) var queryCount = 0
+        fileprivate private(set) var headerCount = 0
+        /// True when a pair did not fit; the packing is then given up (see `pack`).
+        fileprivate private(set) var overflowed = false
 
-        /// A builder with room for `capacity` bytes (the head's size and the body kept).
-        package init(capacity: Int) { bytes.reserveCapacity(capacity) }
+        fileprivate init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+            base = buffer.baseAddress!
+            capacity = buffer.count
+        }
 
         /// Adds a query parameter; all of them come before the first header.
         package mutating func addQuery(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-            append(name, value)
-            queryCount += 1
+            if put(name, value) { queryCount += 1 }
         }
 
         /// Adds a header.
         package mutating func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-            append(name, value)
-            headerCount += 1
+            if put(name, value) { headerCount += 1 }
         }
 
-        private mutating func append(_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) {
+        private mutating func put(_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool {
             let n = min(name.count, Int(UInt16.max)), v = min(value.count, Int(UInt32.max))
-            // Whole runs of bytes at a time (memcpy), not byte by byte.
-            withUnsafeBytes(of: UInt16(n).littleEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: name[..<n]))
-            withUnsafeBytes(of: UInt32(v).littleEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[..<v]))
+            guard !overflowed, capacity - count >= PackedRequest.pairOverhead + n + v else {
+                overflowed = true
+                return false
+            }
+            for shift in 0..<2 { base[count + shift] = UInt8(truncatingIfNeeded: n >> (8 * shift)) }
+            if n > 0 { (base + count + 2).update(from: name.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n) }
+            count += 2 + n
+            for shift in 0..<4 { base[count + shift] = UInt8(truncatingIfNeeded: v >> (8 * shift)) }
+            if v > 0 { (base + count + 4).update(from: value.baseAddress!.assumingMemoryBound(to: UInt8.self), count: v) }
+            count += 4 + v
+            return true
         }
 
-        /// The packed request, with the start of `body` (at most `bodyLimit` bytes).
-        package consuming func finish(method: String, path: String, scheme: RequestScheme, body: [UInt8], bodyLimit: Int) -> PackedRequest {
-            let start = bytes.count
-            bytes.append(contentsOf: body.prefix(bodyLimit))
-            return PackedRequest(method: method, path: path, scheme: scheme, bytes: bytes, queryCount: queryCount, headerCount: headerCount,
-                                 bodyStart: start)
+        fileprivate mutating func putBody(_ body: ArraySlice<UInt8>) -> Int {
+            let start = count
+            guard capacity - count >= body.count else {
+                overflowed = true
+                return start
+            }
+            body.withUnsafeBufferPointer { if let from = $0.baseAddress { (base + count).update(from: from, count: $0.count) } }
+            count += body.count
+            return start
         }
+    }
+
+    /// Bytes a pair takes beyond its name and value: a 2-byte and a 4-byte length.
+    package static let pairOverhead = 6
+
+    /// Packs a request in one allocation of `capacity` bytes: `fill` writes the query parameters,
+    /// then the headers; the start of `body` (at most `bodyLimit` bytes) follows. Nil when they do
+    /// not fit (the caller then keeps no copy and reads the request where it lies).
+    package static func pack(capacity: Int, method: String, path: String, scheme: RequestScheme, body: [UInt8], bodyLimit: Int,
+                             _ fill: (inout Writer) -> Void) -> PackedRequest? {
+        var queryCount = 0, headerCount = 0, bodyStart = 0, complete = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, initialized in
+            var writer = Writer(buffer)
+            fill(&writer)
+            bodyStart = writer.putBody(body.prefix(bodyLimit))
+            (queryCount, headerCount, complete) = (writer.queryCount, writer.headerCount, !writer.overflowed)
+            initialized = writer.count
+        }
+        guard complete else { return nil }
+        return PackedRequest(method: method, path: path, scheme: scheme, bytes: bytes, queryCount: queryCount, headerCount: headerCount,
+                             bodyStart: bodyStart)
     }
 
     /// Calls `visit` with each pair of the query (`headers` false) or the headers, until it returns false.

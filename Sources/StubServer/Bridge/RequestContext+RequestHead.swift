@@ -41,11 +41,13 @@ extension RequestContext: RequestHead {
 
     /// Copies the whole request (control parameters included) for the lookups and the record,
     /// packed into one buffer: the query and headers straight from libmicrohttpd's memory, and
-    /// the start of the body the journal keeps.
+    /// the start of the body the journal keeps. Names and values lie in the head, so the head's
+    /// size plus each pair's lengths is room enough.
     func takeCopy() {
         guard let connection else { return }
-        var builder = PackedRequest.Builder(capacity: connection.headSize + min(body.count, Limits.journalBodyBytes) + 64)
-        connection.pack(into: &builder)
-        copy = builder.finish(method: method, path: path, scheme: scheme, body: body, bodyLimit: Limits.journalBodyBytes)
+        let pairs = connection.pairCount
+        let kept = min(body.count, Limits.journalBodyBytes)
+        copy = PackedRequest.pack(capacity: connection.headSize + pairs * PackedRequest.pairOverhead + kept, method: method, path: path,
+                                  scheme: scheme, body: body, bodyLimit: Limits.journalBodyBytes) { connection.pack(into: &$0) }
     }
 }

@@ -116,13 +116,13 @@ func stubdFrameHeader(
 }
 
 /// Iterators for `MHD_get_connection_values_n`: pack each query parameter, or header, into the
-/// `PackedRequest.Builder` `cls` points at.
+/// `PackedRequest.Writer` `cls` points at.
 func stubdPackQuery(
     _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
     _ value: UnsafePointer<CChar>?, _ valueSize: Int
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: PackedRequest.Builder.self).pointee.addQuery(
+    cls.assumingMemoryBound(to: PackedRequest.Writer.self).pointee.addQuery(
         name: UnsafeRawBufferPointer(start: key, count: keySize), value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
     return .YES
 }
@@ -132,7 +132,7 @@ func stubdPackHeader(
     _ value: UnsafePointer<CChar>?, _ valueSize: Int
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: PackedRequest.Builder.self).pointee.addHeader(
+    cls.assumingMemoryBound(to: PackedRequest.Writer.self).pointee.addHeader(
         name: UnsafeRawBufferPointer(start: key, count: keySize), value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
     return .YES
 }

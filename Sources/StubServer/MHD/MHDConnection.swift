@@ -71,12 +71,17 @@ struct MHDConnection: @unchecked Sendable {
         return framing
     }
 
-    /// Packs the query parameters, then the headers, into `builder`, with their lengths.
-    func pack(into builder: inout PackedRequest.Builder) {
-        withUnsafeMutablePointer(to: &builder) {
+    /// Packs the query parameters, then the headers, into `writer`, with their lengths.
+    func pack(into writer: inout PackedRequest.Writer) {
+        withUnsafeMutablePointer(to: &writer) {
             _ = MHD_get_connection_values_n(pointer, .GET_ARGUMENT_KIND, stubdPackQuery, $0)
             _ = MHD_get_connection_values_n(pointer, .HEADER_KIND, stubdPackHeader, $0)
         }
+    }
+
+    /// How many query parameters and headers the request has.
+    var pairCount: Int {
+        Int(MHD_get_connection_values_n(pointer, .GET_ARGUMENT_KIND, nil, nil) + MHD_get_connection_values_n(pointer, .HEADER_KIND, nil, nil))
     }
 
     /// Every header in the order received.

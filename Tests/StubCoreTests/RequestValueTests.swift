@@ -1,0 +1,79 @@
+import StubCore
+import Testing
+
+/// Records, plans and packed requests are values: copies share storage until one changes, and a
+/// change never shows through another copy. The journal moves records in and hands back the
+/// one it drops.
+@Suite struct RequestValueTests {
+    func record(_ path: String, status: Int = 200) -> RequestRecord {
+        RequestRecord(request: StubRequest(method: "GET", path: path), session: nil, routeID: "r", variant: "200", status: status,
+                      delayMs: 0, fault: nil, elapsedMs: 1, bodyBytes: 0)
+    }
+
+    @Test func aChangedRecordCopyLeavesTheOriginal() {
+        let original = record("/a")
+        var copy = original
+        copy.status = 503
+        copy.session = "s"
+        copy.clientGone = true
+        copy.request = StubRequest(method: "POST", path: "/b")
+        #expect(original.status == 200 && original.session == nil && !original.clientGone)
+        #expect(original.request.path == "/a" && original.method == "GET")
+        #expect(copy.status == 503 && copy.session == "s" && copy.clientGone && copy.path == "/b" && copy.method == "POST")
+    }
+
+    @Test func aChangedPlanCopyLeavesTheOriginal() {
+        let original = ResponsePlan.reply(Reply(status: 200), routeID: "r")
+        var copy = original
+        copy.status = 503
+        copy.routeID = "other"
+        copy.delayMs = 250
+        copy.hold = true
+        copy.contract = []
+        #expect(original.status == 200 && original.routeID == "r" && original.delayMs == 0 && !original.hold && original.contract == nil)
+        #expect(copy.status == 503 && copy.routeID == "other" && copy.delayMs == 250 && copy.hold && copy.contract?.isEmpty == true)
+    }
+
+    @Test func theJournalHandsBackTheEntryItDrops() {
+        var journal = RequestJournal(capacity: 2)
+        #expect(journal.append(record("/0")) == nil)
+        #expect(journal.append(record("/1")) == nil)
+        let dropped = journal.append(record("/2"))
+        #expect(dropped?.id == 1 && dropped?.record.path == "/0")
+        #expect(journal.entries.map(\.record.path) == ["/1", "/2"])
+        #expect(journal.append(record("/3"))?.record.path == "/1")
+        #expect(journal.entries.map(\.id) == [3, 4])
+    }
+
+    func pack(capacity: Int, body: [UInt8] = Array("hello".utf8)) -> PackedRequest? {
+        PackedRequest.pack(capacity: capacity, method: "POST", path: "/p", scheme: .https, body: body, bodyLimit: 3) { writer in
+            for (name, value) in [("q", "1"), ("__delay", "5"), ("q", "")] {
+                Array(name.utf8).withUnsafeBytes { n in Array(value.utf8).withUnsafeBytes { v in writer.addQuery(name: n, value: v) } }
+            }
+            for (name, value) in [("Host", "example"), ("X-Stub-Session", "s1")] {
+                Array(name.utf8).withUnsafeBytes { n in Array(value.utf8).withUnsafeBytes { v in writer.addHeader(name: n, value: v) } }
+            }
+        }
+    }
+
+    @Test func aPackedRequestReadsBackWhatWasWritten() throws {
+        let packed = try #require(pack(capacity: 200))
+        #expect(packed.queryValues("q") == ["1", ""])
+        #expect(packed.queryValue("__delay") == "5")
+        #expect(packed.header("x-stub-session") == "s1")
+        #expect(packed.header("Host") == "example")
+        #expect(packed.body == Array("hel".utf8))
+        #expect(packed.mayCarryControls)
+        let decoded = packed.decoded()
+        #expect(decoded.query.map(\.name) == ["q", "q"])
+        #expect(decoded.headers.count == 2 && decoded.method == "POST" && decoded.path == "/p" && decoded.scheme == .https)
+    }
+
+    @Test func aPackedRequestThatDoesNotFitIsNotMade() {
+        // 38 bytes of names and values, 6 more per pair, 3 of body. (The buffer may come out a
+        // little larger than asked for, so only a clear shortfall is tested.)
+        #expect(pack(capacity: 38 + 5 * PackedRequest.pairOverhead + 3) != nil)
+        #expect(pack(capacity: 40) == nil)
+        #expect(pack(capacity: 10) == nil)
+    }
+}
