@@ -77,3 +77,39 @@ import Testing
         #expect(pack(capacity: 10) == nil)
     }
 }
+
+/// The GraphQL request reader and the document scanner behind operation routing.
+@Suite struct GraphQLRequestTests {
+    @Test(arguments: [
+        ("query GetUser { user { id } }", "GetUser"),
+        ("# query Decoy\nmutation Save($query: String = \"query Fake\") { save(q: $query) }", "Save"),
+        ("\"\"\"\nquery InDescription\n\"\"\"\nsubscription OnEvent { event }", "OnEvent"),
+        ("fragment F on User { id } query Q { ...F }", "Q"),
+        ("{ me { query } } query Later { x }", "Later"),
+        ("{ me { id } }", nil),
+        ("query ($id: ID) { user(id: $id) { id } }", nil),
+    ] as [(String, String?)])
+    func theFirstNamedOperationIsFound(document: String, name: String?) {
+        #expect(GraphQLDocument.firstOperationName(in: document) == name)
+    }
+
+    @Test func bodiesBatchesAndQueryStringsAreRead() throws {
+        let single = GraphQLRequest.parse(method: "POST", body: Array(#"{"query": "query A { a }", "variables": {"in": {"ids": [1, 2]}}}"#.utf8), query: [])
+        guard case .success(.single(let a)) = single else { Issue.record("\(single)"); return }
+        #expect(a.operationName == "A" && a.variable("in.ids.1") == "2" && a.variable("in.ids") == "[1,2]" && a.variable("in.none") == nil)
+        let batch = GraphQLRequest.parse(method: "POST", body: Array(#"[{"operationName": "A"}, {"query": "mutation B { b }"}]"#.utf8), query: [])
+        guard case .success(.batch(let items)) = batch else { Issue.record("\(batch)"); return }
+        #expect(items.map(\.operationName) == ["A", "B"])
+        let get = GraphQLRequest.parse(method: "GET", body: [], query: [("operationName", "C"), ("variables", #"{"x": true}"#)])
+        guard case .success(.single(let c)) = get else { Issue.record("\(get)"); return }
+        #expect(c.operationName == "C" && c.variable("x") == "true")
+        for (body, message) in [("[]", "an empty batch"), (#"{"variables": 3, "query": "{ a }"}"#, "variables: expected an object"),
+                                ("{}", "expected a query or an operationName"), ("3", "expected a JSON object")] {
+            guard case .failure(let failure) = GraphQLRequest.parse(method: "POST", body: Array(body.utf8), query: []) else {
+                Issue.record("\(body) was read")
+                continue
+            }
+            #expect(failure.message.contains(message), "\(failure.message)")
+        }
+    }
+}

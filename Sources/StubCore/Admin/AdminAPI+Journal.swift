@@ -77,6 +77,7 @@ extension AdminAPI {
             ("bodyBytes", .number(Double(r.bodyBytes))),
             ("bodyTruncated", .bool(r.bodyBytes > r.request.body.count)),
             ("route", r.routeID.map { .string($0) } ?? .null),
+            ("operation", r.operation.map { .string($0) } ?? .null),
             ("variant", r.variant.map { .string($0) } ?? .null),
             ("status", .number(Double(r.status))),
             ("delayMs", .number(Double(r.delayMs))),

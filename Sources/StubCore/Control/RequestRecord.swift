@@ -20,6 +20,7 @@ public struct RequestRecord: Sendable {
         var kept: Kept
         var session: String? = nil
         var routeID: String? = nil
+        var operation: String? = nil
         var route: Route? = nil
         var variant: String? = nil
         var status: Int = 0
@@ -42,6 +43,7 @@ public struct RequestRecord: Sendable {
             let other = Fields(kept: kept, receivedAt: receivedAt)
             other.session = session
             other.routeID = routeID
+            other.operation = operation
             other.route = route
             other.variant = variant
             other.status = status
@@ -112,6 +114,12 @@ public struct RequestRecord: Sendable {
     public var routeID: String? {
         get { fields.routeID }
         set { unique().routeID = newValue }
+    }
+    /// The GraphQL operation named, for a request to a GraphQL endpoint (a batch: the names,
+    /// comma-separated).
+    public var operation: String? {
+        get { fields.operation }
+        set { unique().operation = newValue }
     }
     /// The matched route; the parameters are read from its template only when asked for, so
     /// recording a request costs no allocation for them.

@@ -16,7 +16,7 @@ package struct RouteLoader {
 
     /// The methods a route may have.
     package static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
-    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description"]
+    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description", "operation", "kind"]
 
     var routeFile: String { "\(folder)/route.json" }
 
@@ -26,15 +26,21 @@ package struct RouteLoader {
         let reader = ValueReader(file: routeFile, log: log)
         guard let members = reader.object(json, at: "", allowed: RouteLoader.routeKeys) else { return nil }
         let keys = Set(members.map(\.key))
-        for required in ["method", "path"] where !keys.contains(required) {
+        let operation = GraphQLEndpoints.readOperation(members, defaults: defaults, reader: reader)
+        for required in ["method", "path"] where !keys.contains(required) && operation == nil && !keys.contains("operation") {
             reader.fail(required, "missing; expected a \(required == "method" ? "method like \"GET\"" : "path like \"/users/{id}\"")")
         }
-        var method = "", path = "", routeHeaders: [HTTPHeader] = [], defaultName: String?
+        var method = operation == nil ? "" : "POST", path = operation == nil ? "" : (defaults.graphqlPath ?? "")
+        var routeHeaders: [HTTPHeader] = [], defaultName: String?
         var routeDelay = defaults.delay
         var routeThrottle = defaults.throttle
         var entries: [(key: String, value: JSONValue)] = []
         for (key, value) in members {
             switch key {
+            case "operation", "kind":
+                continue
+            case "method" where operation != nil, "path" where operation != nil:
+                reader.fail(key, "an operation route answers at its service's GraphQL endpoint; expected no \(key)")
             case "method":
                 if let m = reader.string(value, at: key) {
                     if RouteLoader.methods.contains(m.uppercased()) { method = m.uppercased() } else {
@@ -60,7 +66,7 @@ package struct RouteLoader {
             default: _ = reader.string(value, at: key)
             }
         }
-        let template = PathTemplate(defaults.basePath + (path == "/" ? "" : path))
+        let template = PathTemplate(operation == nil ? defaults.basePath + (path == "/" ? "" : path) : path)
         checkTemplate(template, reader: reader)
         if template.text + "/" == Limits.adminPrefix || template.text.hasPrefix(Limits.adminPrefix) {
             reader.fail("path", "expected a path outside \(Limits.adminPrefix), which is reserved for the admin API, found \"\(template.text)\"")
@@ -100,7 +106,8 @@ package struct RouteLoader {
                 ?? variants.firstIndex { $0.fault == nil } ?? 0
         }
         return Route(id: folder, service: service, name: PathText.lastComponent(folder), method: method,
-                     template: template, variants: variants, defaultIndex: defaultIndex, errorEnvelope: defaults.envelope)
+                     template: template, variants: variants, defaultIndex: defaultIndex, errorEnvelope: defaults.envelope,
+                     operation: operation?.name, operationKind: operation?.kind)
     }
 
     private func checkTemplate(_ template: PathTemplate, reader: ValueReader) {

@@ -57,7 +57,8 @@ package enum StubLoader {
 
     private static func reportDuplicates(_ routes: [Route], log: ProblemLog) {
         var seen: [String: Route] = [:]
-        for route in routes {
+        GraphQLEndpoints.reportDuplicates(routes, log: log)
+        for route in routes where route.operation == nil {
             let shape = route.template.segments.map { seg -> String in
                 if case .literal(let l) = seg { return l } else { return "{}" }
             }.joined(separator: "/")
@@ -100,10 +101,13 @@ struct ServiceDefaults {
     var envelope: ErrorEnvelope?
     var delay: DelaySpec?
     var throttle: Int?
+    /// The path of the service's GraphQL endpoint (`"graphql": {"path": "/graphql"}`), joined
+    /// to `basePath`; its routes are operations.
+    var graphqlPath: String?
 
     static func read(_ json: JSONValue, reader: ValueReader) -> ServiceDefaults {
         var d = ServiceDefaults()
-        guard let members = reader.object(json, at: "", allowed: ["basePath", "headers", "errorEnvelope", "delay", "throttle", "description"]) else { return d }
+        guard let members = reader.object(json, at: "", allowed: ["basePath", "headers", "errorEnvelope", "delay", "throttle", "description", "graphql"]) else { return d }
         for (key, value) in members {
             switch key {
             case "basePath":
@@ -119,9 +123,13 @@ struct ServiceDefaults {
                 d.envelope = envelope
             case "delay": d.delay = reader.delay(value, at: key)
             case "throttle": d.throttle = reader.throttle(value, at: key)
+            case "graphql": d.graphqlPath = GraphQLEndpoints.readService(value, reader: reader)
             default: _ = reader.string(value, at: key)
             }
         }
+        if let endpoint = d.graphqlPath, !d.basePath.isEmpty { d.graphqlPath = d.basePath + (endpoint == "/" ? "" : endpoint) }
+        // A GraphQL service's errors are GraphQL's own unless it says otherwise.
+        if d.graphqlPath != nil && d.envelope == nil { d.envelope = GraphQLEndpoints.errorEnvelope }
         return d
     }
 }

@@ -122,7 +122,7 @@ struct ValueReader {
     }
 
     func condition(_ value: JSONValue, at path: String, parameters: [String]) -> RequestCondition? {
-        guard let members = object(value, at: path, allowed: ["path", "query", "headers", "body"]) else { return nil }
+        guard let members = object(value, at: path, allowed: ["path", "query", "headers", "body", "variables"]) else { return nil }
         var condition = RequestCondition()
         for (key, v) in members {
             let p = ValueReader.join(path, key)
@@ -136,6 +136,7 @@ struct ValueReader {
                 condition.path = dict
             case "query": condition.query = dict
             case "headers": condition.headers = dict
+            case "variables": condition.variables = dict
             default: condition.body = dict
             }
         }

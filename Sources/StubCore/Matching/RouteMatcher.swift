@@ -27,7 +27,8 @@ package struct RouteMatcher: Sendable {
     package init(routes: [Route]) {
         nodes = [RouteNode()]
         templates = routes.map(\.template)
-        for (index, route) in routes.enumerated() {
+        // Operation routes share their endpoint's method and path; `GraphQLEndpoints` finds them.
+        for (index, route) in routes.enumerated() where route.operation == nil {
             var at = 0
             for segment in route.template.segments {
                 switch segment {

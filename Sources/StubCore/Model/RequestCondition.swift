@@ -10,6 +10,9 @@ public struct RequestCondition: Sendable, Equatable {
     public var headers: [String: String] = [:]
     /// Top-level fields of a JSON or form-encoded body.
     public var body: [String: String] = [:]
+    /// A GraphQL operation's variables, by dotted path (`input.email`); only operation routes
+    /// have them.
+    public var variables: [String: String] = [:]
 
     /// Makes a condition.
     public init(path: [String: String] = [:], query: [String: String] = [:], headers: [String: String] = [:], body: [String: String] = [:]) {
@@ -34,6 +37,9 @@ public struct RequestCondition: Sendable, Equatable {
         }
         for (name, want) in body {
             guard let got = view.bodyField(name), want == "*" || got == want else { return false }
+        }
+        for (name, want) in variables {
+            guard let got = view.graphQL?.variable(name), want == "*" || got == want else { return false }
         }
         return true
     }

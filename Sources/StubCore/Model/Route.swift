@@ -17,6 +17,11 @@ public final class Route: Sendable {
     /// The service's error shape, for answers stubd makes itself on the route's behalf (a
     /// request refused by the API contract).
     package let errorEnvelope: ErrorEnvelope?
+    /// For a route of a GraphQL service: the operation it answers (`GetUser`), found by name in
+    /// the requests to the service's endpoint; nil for a plain HTTP route.
+    public let operation: String?
+    /// `query`, `mutation` or `subscription`, for an operation route.
+    public let operationKind: String?
 
     /// The full path as written, e.g. `/api/v1/users/{id}`.
     public var fullPath: String { template.text }
@@ -25,7 +30,7 @@ public final class Route: Sendable {
 
     /// Makes a route; `defaultIndex` must be a valid index into `variants`.
     package init(id: String, service: String?, name: String, method: String, template: PathTemplate, variants: [Variant], defaultIndex: Int,
-                errorEnvelope: ErrorEnvelope? = nil) {
+                errorEnvelope: ErrorEnvelope? = nil, operation: String? = nil, operationKind: String? = nil) {
         self.id = id
         self.service = service
         self.name = name
@@ -34,6 +39,8 @@ public final class Route: Sendable {
         self.variants = variants
         self.defaultIndex = defaultIndex
         self.errorEnvelope = errorEnvelope
+        self.operation = operation
+        self.operationKind = operation == nil ? nil : (operationKind ?? "query")
     }
 
     /// The index of the variant called `name`.

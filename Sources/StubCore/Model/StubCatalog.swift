@@ -16,6 +16,8 @@ public final class StubCatalog: Sendable {
     public let warnings: [StubProblem]
     /// Finds routes for a request; built once per catalog.
     package let matcher: RouteMatcher
+    /// Finds the operation routes of requests to GraphQL endpoints.
+    package let graphql: GraphQLEndpoints
     /// The key of each route's first variant in the flat list of all variants (route order, then
     /// variant order), where the transport keeps one prepared response per variant.
     private let firstVariantKey: [Int]
@@ -28,6 +30,7 @@ public final class StubCatalog: Sendable {
         self.routes = routes
         self.loadedAt = loadedAt
         self.matcher = RouteMatcher(routes: routes)
+        self.graphql = GraphQLEndpoints(routes: routes)
         var keys: [Int] = []
         var next = 0
         for route in routes {

@@ -80,6 +80,11 @@ package struct ResponsePlan: Sendable {
         get { storage.selection }
         set { unique().selection = newValue }
     }
+    /// The GraphQL operation the request named, for a request to a GraphQL endpoint.
+    package var operation: String? {
+        get { storage.operation }
+        set { unique().operation = newValue }
+    }
     /// The session the request named (`X-Stub-Session` or a `/__session/<id>` prefix).
     package var session: String? {
         get { storage.session }

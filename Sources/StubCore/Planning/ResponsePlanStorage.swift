@@ -14,6 +14,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
     var variantName: String? = nil
     var selection: ResponsePlan.Selection? = nil
     var session: String? = nil
+    var operation: String? = nil
     var scopedPath: String? = nil
     var journaled: Bool = true
     var stream: PlannedStream? = nil
@@ -39,6 +40,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
         other.variantName = variantName
         other.selection = selection
         other.session = session
+        other.operation = operation
         other.scopedPath = scopedPath
         other.journaled = journaled
         other.stream = stream

@@ -26,6 +26,10 @@ package struct ResponsePlanner: Sendable {
         case .success(let c): controls = c
         case .failure(let f): return .reply(f.reply)
         }
+        if let endpoint = catalog.graphql.endpoint(at: request.path) {
+            return planGraphQL(request, endpoint: endpoint, catalog: catalog, controls: controls, overrides: overrides, session: session,
+                               releasedFromHold: releasedFromHold)
+        }
         switch catalog.matcher.route(method: request.method, path: request.path) {
         case .notFound:
             var plan = ResponsePlan.reply(notFound(request, catalog: catalog))
@@ -38,38 +42,47 @@ package struct ResponsePlanner: Sendable {
             plan.unmatched = true
             return plan
         case .route(let routeIndex):
-            let route = catalog.routes[routeIndex]
-            let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil, honorHold: !releasedFromHold)
-            if decision?.hold == true {
-                var held = ResponsePlan(response: .reply(Reply(status: 503)), status: 503)
-                held.hold = true
-                held.routeID = route.id
-                held.route = route
-                return held
-            }
-            var view = RequestView(request, template: route.template)
-            let chosen: (index: Int, selection: ResponsePlan.Selection)
-            switch choose(route, controls: controls, decision: decision, view: &view) {
-            case .success(let c): chosen = c
-            case .failure(let f): return .reply(f.reply, routeID: route.id)
-            }
-            let variant = route.variants[chosen.index]
-            let fault = controls.fault ?? decision?.fault ?? variant.fault
-            var plan = ResponsePlan(response: .variant(variant, key: catalog.variantKey(route: routeIndex, variant: chosen.index)),
-                                    status: fault == nil ? variant.status : 0)
-            plan.delayMs = (controls.delayMs ?? (decision?.delay ?? variant.delay)?.sample() ?? 0) + baseDelayMs
-            plan.fault = fault
-            plan.throttleBytesPerSecond = controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond
-            plan.renderedBody = variant.template?.render(&view)
-            if let stream = variant.stream, fault == nil {
-                plan.stream = PlannedStream(stream, lastEventID: request.header("Last-Event-ID"), cutAfter: controls.cutAfter ?? variant.cutAfter)
-            }
-            plan.routeID = route.id
-            plan.route = route
-            plan.variantName = variant.name
-            plan.selection = chosen.selection
-            return plan
+            return plan(route: routeIndex, request, catalog: catalog, controls: controls, overrides: overrides, session: session,
+                        releasedFromHold: releasedFromHold)
         }
+    }
+
+    /// Plans the answer of one route (an operation route: with its GraphQL operation).
+    func plan(route routeIndex: Int, _ request: any RequestHead, catalog: StubCatalog, controls: RequestControls,
+              overrides: (any OverrideSource)?, session: String?, releasedFromHold: Bool, graphQL: GraphQLRequest? = nil) -> ResponsePlan {
+        let route = catalog.routes[routeIndex]
+        let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil, honorHold: !releasedFromHold)
+        if decision?.hold == true {
+            var held = ResponsePlan(response: .reply(Reply(status: 503)), status: 503)
+            held.hold = true
+            held.routeID = route.id
+            held.route = route
+            return held
+        }
+        var view = RequestView(request, template: route.template)
+        view.graphQL = graphQL
+        let chosen: (index: Int, selection: ResponsePlan.Selection)
+        switch choose(route, controls: controls, decision: decision, view: &view) {
+        case .success(let c): chosen = c
+        case .failure(let f): return .reply(f.reply, routeID: route.id)
+        }
+        let variant = route.variants[chosen.index]
+        let fault = controls.fault ?? decision?.fault ?? variant.fault
+        var plan = ResponsePlan(response: .variant(variant, key: catalog.variantKey(route: routeIndex, variant: chosen.index)),
+                                status: fault == nil ? variant.status : 0)
+        plan.delayMs = (controls.delayMs ?? (decision?.delay ?? variant.delay)?.sample() ?? 0) + baseDelayMs
+        plan.fault = fault
+        plan.throttleBytesPerSecond = controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond
+        plan.renderedBody = variant.template?.render(&view)
+        if let stream = variant.stream, fault == nil {
+            plan.stream = PlannedStream(stream, lastEventID: request.header("Last-Event-ID"), cutAfter: controls.cutAfter ?? variant.cutAfter)
+        }
+        plan.routeID = route.id
+        plan.route = route
+        plan.variantName = variant.name
+        plan.selection = chosen.selection
+        plan.operation = graphQL?.operationName
+        return plan
     }
 
     /// Plans the response for an in-memory request and strips its control query parameters, as the

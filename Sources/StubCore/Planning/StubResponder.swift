@@ -141,6 +141,7 @@ package final class StubResponder: Sendable {
         }
         record.route = plan.route
         record.proxied = plan.proxied
+        record.operation = plan.operation
         record.stream = stream
         record.clientGone = clientGone || stream?.clientGone == true
         record.contract = plan.contract

@@ -5,6 +5,8 @@ struct RequestView {
     let head: any RequestHead
     private let parameters: PathParameters
     private var fields: [String: String]?
+    /// The GraphQL operation the request carries, for an operation route.
+    var graphQL: GraphQLRequest?
 
     /// A view of a request matched to `template`.
     init(_ head: any RequestHead, template: PathTemplate) {

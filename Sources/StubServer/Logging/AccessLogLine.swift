@@ -10,14 +10,16 @@ enum AccessLogLine {
         case .text:
             let outcome = r.fault.map { "fault:\($0.rawValue)" } ?? String(r.status)
             let target = r.proxied ? "proxied" : r.routeID.map { "\($0) [\(r.variant ?? "-")]" } ?? "-"
+            let operation = r.operation.map { " operation:\($0)" } ?? ""
             let contract = r.contract.map { $0.isEmpty ? "" : " contract:\($0.count)" } ?? ""
-            return "\(r.request.method) \(r.request.path)\(query) \(outcome) \(target) \(ms) ms\(contract)\n"
+            return "\(r.request.method) \(r.request.path)\(query) \(outcome) \(target)\(operation) \(ms) ms\(contract)\n"
         case .json:
             var members: [(key: String, value: JSONValue)] = [
                 ("method", .string(r.request.method)), ("path", .string(r.request.path + query)),
                 ("route", r.routeID.map { .string($0) } ?? .null), ("variant", r.variant.map { .string($0) } ?? .null),
                 ("status", .number(Double(r.status))), ("ms", .number(ms)),
             ]
+            if let operation = r.operation { members.append(("operation", .string(operation))) }
             if let fault = r.fault { members.append(("fault", .string(fault.rawValue))) }
             if r.proxied { members.append(("proxied", .bool(true))) }
             if let contract = r.contract, !contract.isEmpty {

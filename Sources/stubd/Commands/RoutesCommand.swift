@@ -25,7 +25,10 @@ enum RoutesCommand {
     static func table(_ catalog: StubCatalog) -> String {
         var rows = [["SERVICE", "ROUTE", "METHOD", "PATH", "VARIANTS", "DEFAULT"]]
         for route in catalog.routes {
-            rows.append([route.service ?? "-", route.name, route.method, route.fullPath,
+            // An operation route is listed by its kind and operation, at its endpoint.
+            let method = route.operationKind?.uppercased() ?? route.method
+            let path = route.operation.map { "\(route.fullPath) \($0)" } ?? route.fullPath
+            rows.append([route.service ?? "-", route.name, method, path,
                          route.variants.map(\.name).joined(separator: ","), route.defaultVariant.name])
         }
         let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }

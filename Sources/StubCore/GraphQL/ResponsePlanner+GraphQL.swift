@@ -1,0 +1,96 @@
+/// Requests to a GraphQL endpoint: routed by the operation they name, answered in GraphQL's shapes
+/// when no operation route can answer (GraphQL over HTTP: a request that cannot be read is a 400,
+/// an operation nobody stubbed is a 200 with `errors`, as a server whose schema lacks it answers).
+extension ResponsePlanner {
+    func planGraphQL(_ request: any RequestHead, endpoint: GraphQLEndpoints.Endpoint, catalog: StubCatalog, controls: RequestControls,
+                     overrides: (any OverrideSource)?, session: String?, releasedFromHold: Bool) -> ResponsePlan {
+        guard request.method == "POST" || request.method == "GET" else {
+            var plan = ResponsePlan.reply(GraphQLReply.error(405, "a GraphQL endpoint takes GET and POST, not \(request.method)", code: "METHOD_NOT_ALLOWED",
+                                                             headers: [HTTPHeader("Allow", "GET, POST")]))
+            plan.unmatched = true
+            return plan
+        }
+        let parsed: GraphQLRequest.Parsed
+        switch GraphQLRequest.parse(method: request.method, body: request.body, query: request.method == "GET" ? request.allQueryParameters() : []) {
+        case .success(let p): parsed = p
+        case .failure(let failure): return .reply(GraphQLReply.error(400, failure.message, code: "BAD_REQUEST"))
+        }
+        switch parsed {
+        case .single(let operation):
+            guard let name = operation.operationName, let index = endpoint.operations[name] else {
+                var plan = ResponsePlan.reply(GraphQLReply.unknown(operation, endpoint: endpoint))
+                plan.unmatched = true
+                plan.operation = operation.operationName
+                return plan
+            }
+            return plan(route: index, request, catalog: catalog, controls: controls, overrides: overrides, session: session,
+                        releasedFromHold: releasedFromHold, graphQL: operation)
+        case .batch(let operations):
+            return planBatch(operations, request, endpoint: endpoint, catalog: catalog, controls: controls, overrides: overrides, session: session)
+        }
+    }
+
+    /// A batch: each operation is planned as if sent alone (sequences step once per operation),
+    /// and the answer is the array of their bodies, after the longest of their delays. Faults,
+    /// holds, throttles and streams apply to single operations only.
+    private func planBatch(_ operations: [GraphQLRequest], _ request: any RequestHead, endpoint: GraphQLEndpoints.Endpoint, catalog: StubCatalog,
+                           controls: RequestControls, overrides: (any OverrideSource)?, session: String?) -> ResponsePlan {
+        var bodies: [[UInt8]] = []
+        var delayMs = 0
+        var first: ResponsePlan?
+        for operation in operations {
+            guard let name = operation.operationName, let index = endpoint.operations[name] else {
+                bodies.append(GraphQLReply.unknown(operation, endpoint: endpoint).body)
+                continue
+            }
+            let planned = plan(route: index, request, catalog: catalog, controls: controls, overrides: overrides, session: session,
+                               releasedFromHold: true, graphQL: operation)
+            delayMs = max(delayMs, planned.delayMs)
+            switch planned.response {
+            case .variant(let variant, _): bodies.append(planned.renderedBody ?? variant.body)
+            case .reply(let reply): bodies.append(reply.body)
+            case .deferred: bodies.append(GraphQLReply.error(500, "operation \(name) cannot be answered in a batch", code: "INTERNAL").body)
+            }
+            if first == nil { first = planned }
+        }
+        var body: [UInt8] = [UInt8(ascii: "[")]
+        for (i, part) in bodies.enumerated() {
+            if i > 0 { body.append(UInt8(ascii: ",")) }
+            body += part
+        }
+        body.append(UInt8(ascii: "]"))
+        var plan = ResponsePlan.reply(Reply(status: 200, headers: [HTTPHeader("Content-Type", GraphQLReply.contentType)], body: body),
+                                      routeID: first?.routeID)
+        plan.route = first?.route
+        plan.delayMs = delayMs
+        plan.operation = operations.map { $0.operationName ?? "(anonymous)" }.joined(separator: ",")
+        return plan
+    }
+}
+
+/// The answers stubd makes at a GraphQL endpoint, in GraphQL's response shape.
+enum GraphQLReply {
+    static let contentType = "application/json; charset=utf-8"
+
+    /// `{"errors": [{"message": …, "extensions": {"code": …, …}}]}` with `status`.
+    static func error(_ status: Int, _ message: String, code: String, extensions: [(String, JSONValue)] = [],
+                      headers: [HTTPHeader] = []) -> Reply {
+        let error = JSONValue.object([("message", .string(message)), ("extensions", .object([("code", .string(code))] + extensions))])
+        let body = JSONValue.object([("errors", .array([error]))]).serialized()
+        return Reply(status: status, headers: [HTTPHeader("Content-Type", contentType)] + headers, body: Array(body.utf8))
+    }
+
+    /// An operation no route answers: named, with the closest operation names there are.
+    static func unknown(_ operation: GraphQLRequest, endpoint: GraphQLEndpoints.Endpoint) -> Reply {
+        let known = endpoint.operations.keys.sorted()
+        guard let name = operation.operationName else {
+            return error(200, "an anonymous operation; stubd finds a stub by the operation's name", code: "STUBD_NO_OPERATION_NAME",
+                         extensions: [("operations", .array(known.map { .string($0) }))])
+        }
+        let near = known.map { ($0, StringDistance.levenshtein(name.lowercased(), $0.lowercased())) }
+            .filter { $0.1 <= max(2, name.count / 3) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map(\.0)
+        return error(200, "no stub answers operation \(name)", code: "STUBD_NO_STUB",
+                     extensions: [("operation", .string(name)), ("nearMisses", .array(near.map { .string($0) })),
+                                  ("operations", .array(known.map { .string($0) }))])
+    }
+}
