@@ -122,6 +122,49 @@ import FoundationNetworking
         }
     }
 
+    /// Apollo's automatic persisted queries: a hash alone is not found until its query has been
+    /// sent once; a hash in the service's operation manifest is known from the start.
+    @Test func persistedQueriesFollowApollosProtocol() async throws {
+        let query = "query GetUser($id: ID!) { user(id: $id) { id name } }"
+        let hash = sha256Hex(query)
+        let other = "mutation CreateUser { createUser { id } }"
+        var files = GraphQLTests.stubs
+        files["gql/_service.json"] = #"{"graphql": {"path": "/graphql", "manifest": "operations.json"}}"#
+        files["gql/operations.json"] = """
+        {"format": "apollo-persisted-query-manifest", "version": 1,
+         "operations": [{"id": "abc123", "name": "CreateUser", "type": "mutation", "body": "\(other)"}]}
+        """
+        let folder = try TemporaryStubDirectory(files)
+        try await withServer(stubs: folder.url) { server in
+            let ext = #""extensions": {"persistedQuery": {"version": 1, "sha256Hash": "\#(hash)"}}"#
+            let notFound = try await post(server, #"{"operationName": "GetUser", "variables": {"id": "1"}, \#(ext)}"#)
+            let notFoundMessage = try errors(notFound).first?["message"] as? String
+            #expect(notFound.status == 200 && notFoundMessage == "PersistedQueryNotFound")
+            let full = try await post(server, #"{"query": "\#(query)", "variables": {"id": "1"}, \#(ext)}"#)
+            #expect(full.text.contains("Ada"), "\(full.text)")
+            // Now the hash alone is enough, the operation name read from the remembered query.
+            let again = try await post(server, #"{"variables": {"id": "1"}, \#(ext)}"#)
+            #expect(again.text.contains("Ada"), "\(again.text)")
+            let wrong = try await post(server, #"{"query": "query GetUser { user { id } }", \#(ext)}"#)
+            let wrongMessage = try errors(wrong).first?["message"] as? String
+            #expect(wrong.status == 400 && wrongMessage == "provided sha does not match query")
+            // An id from the manifest is known from the first request, over GET too.
+            var get = URLComponents(url: server.url("/graphql"), resolvingAgainstBaseURL: false)!
+            get.queryItems = [URLQueryItem(name: "extensions", value: #"{"persistedQuery": {"version": 1, "sha256Hash": "abc123"}}"#)]
+            let manifest = try await HTTPClient.fetch(get.url!)
+            #expect(manifest.text.contains("createUser"), "\(manifest.text)")
+        }
+    }
+
+    /// SHA-256 through the system's `sha256sum`, an oracle independent of stubd's own.
+    func sha256Hex(_ text: String) -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-sha-\(UUID().uuidString)")
+        try? Data(text.utf8).write(to: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try? Subprocess.runBlocking("/usr/bin/sha256sum", [folder.path])
+        return String(result?.stdout.prefix(64) ?? "")
+    }
+
     @Test(arguments: [
         (["s/r/route.json": #"{"operation": "GetUser"}"#, "s/r/200.json": "{}"],
          "s/r/route.json: operation: an operation route belongs in a service whose _service.json names its endpoint"),

@@ -1,17 +1,30 @@
 /// The GraphQL endpoints of a catalog: for each endpoint path, its operation routes by name. A
 /// request to an endpoint is routed by the operation it names, not by method and path.
 package struct GraphQLEndpoints: Sendable {
-    /// One endpoint: its service and its operations' route indexes by name.
+    /// One endpoint: its service, its operations' route indexes by name, and the operations of
+    /// its manifest by id.
     package struct Endpoint: Sendable {
         package let service: String?
         package let operations: [String: Int]
+        package var manifest: [String: PersistedOperation] = [:]
+    }
+
+    /// An operation of an operation manifest (Apollo's persisted query manifest).
+    package struct PersistedOperation: Sendable, Equatable {
+        package let name: String?
+        package let query: String
     }
 
     /// Endpoints by their full path.
     package let byPath: [String: Endpoint]
+    /// Queries clients have sent in full with their hashes, for later requests that send only the
+    /// hash. Kept with the catalog: a reload forgets them, and a client then sends its query again,
+    /// as it does for any server that lost its cache.
+    package let persisted = PersistedQueries()
 
-    /// Indexes the operation routes of `routes`.
-    package init(routes: [Route]) {
+    /// Indexes the operation routes of `routes`; `manifests` are the operation manifests of
+    /// endpoints, by endpoint path.
+    package init(routes: [Route], manifests: [String: [String: PersistedOperation]] = [:]) {
         var operations: [String: [String: Int]] = [:]
         var services: [String: String?] = [:]
         for (index, route) in routes.enumerated() {
@@ -19,7 +32,9 @@ package struct GraphQLEndpoints: Sendable {
             if operations[route.fullPath]?[name] == nil { operations[route.fullPath, default: [:]][name] = index }
             services[route.fullPath] = route.service
         }
-        byPath = operations.reduce(into: [:]) { $0[$1.key] = Endpoint(service: services[$1.key] ?? nil, operations: $1.value) }
+        byPath = operations.reduce(into: [:]) {
+            $0[$1.key] = Endpoint(service: services[$1.key] ?? nil, operations: $1.value, manifest: manifests[$1.key] ?? [:])
+        }
     }
 
     /// The endpoint at `path`; most catalogs have none, and then nothing is compared.
@@ -33,9 +48,9 @@ package struct GraphQLEndpoints: Sendable {
         ("errors", .array([.object([("message", .string("{{message}}")), ("extensions", .object([("code", .string("{{code}}"))]))])])),
     ]))
 
-    /// `"graphql": {"path": "/graphql"}` in `_service.json`.
-    static func readService(_ value: JSONValue, reader: ValueReader) -> String? {
-        guard let members = reader.object(value, at: "graphql", allowed: ["path"]) else { return nil }
+    /// `"graphql": {"path": "/graphql", "manifest": "operations.json"}` in `_service.json`.
+    static func readService(_ value: JSONValue, reader: ValueReader) -> (path: String, manifest: String?)? {
+        guard let members = reader.object(value, at: "graphql", allowed: ["path", "manifest"]) else { return nil }
         guard let raw = members.first(where: { $0.key == "path" })?.value else {
             reader.fail("graphql", "missing path; expected {\"path\": \"/graphql\"}")
             return nil
@@ -45,7 +60,49 @@ package struct GraphQLEndpoints: Sendable {
             reader.fail("graphql.path", "expected a fixed path starting with '/', like \"/graphql\", found \"\(path)\"")
             return nil
         }
-        return path
+        let manifest = members.first(where: { $0.key == "manifest" }).flatMap { reader.string($0.value, at: "graphql.manifest") }
+        if let manifest, manifest.contains("..") || manifest.hasPrefix("/") {
+            reader.fail("graphql.manifest", "expected a file in the service folder, found \"\(manifest)\"")
+            return (path, nil)
+        }
+        return (path, manifest)
+    }
+
+    /// An operation manifest: Apollo's persisted query manifest (`{"format":
+    /// "apollo-persisted-query-manifest", "operations": [{"id", "name", "body"}]}`) or the older
+    /// map of id to `{"name", "source"}`.
+    static func readManifest(_ json: JSONValue, reader: ValueReader) -> [String: PersistedOperation] {
+        guard case .object(let members) = json else {
+            reader.fail("", "expected an operation manifest object, found \(json.kindDescription)")
+            return [:]
+        }
+        var found: [String: PersistedOperation] = [:]
+        if let list = members.first(where: { $0.key == "operations" })?.value {
+            guard case .array(let items) = list else {
+                reader.fail("operations", "expected an array of {id, name, body}, found \(list.kindDescription)")
+                return [:]
+            }
+            for (i, item) in items.enumerated() {
+                let at = "operations.\(i)"
+                guard case .object(let op) = item, case .string(let id)? = op.first(where: { $0.key == "id" })?.value,
+                      case .string(let body)? = op.first(where: { $0.key == "body" })?.value else {
+                    reader.fail(at, "expected an object with an id and a body")
+                    continue
+                }
+                let name = op.first(where: { $0.key == "name" })?.value.scalarText
+                found[id.lowercased()] = PersistedOperation(name: name ?? GraphQLDocument.firstOperationName(in: body), query: body)
+            }
+            return found
+        }
+        for (id, value) in members {
+            guard case .object(let op) = value, case .string(let source)? = op.first(where: { $0.key == "source" })?.value else {
+                reader.fail(id, "expected {\"name\": …, \"source\": the query}")
+                continue
+            }
+            let name = op.first(where: { $0.key == "name" })?.value.scalarText
+            found[id.lowercased()] = PersistedOperation(name: name ?? GraphQLDocument.firstOperationName(in: source), query: source)
+        }
+        return found
     }
 
     /// `"operation"` and `"kind"` in a route.json: the operation a route answers.

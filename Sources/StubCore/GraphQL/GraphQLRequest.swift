@@ -7,6 +7,10 @@ package struct GraphQLRequest: Sendable, Equatable {
     package var query: String?
     /// The `variables` object; `.null` when none were sent.
     package var variables: JSONValue
+    /// The SHA-256 of the query in hex (`extensions.persistedQuery.sha256Hash`), for a client
+    /// that sends persisted queries (Apollo's automatic persisted queries, or ids from an
+    /// operation manifest).
+    package var persistedHash: String?
 
     /// What the body or the query string held: one operation, or a batch of them.
     package enum Parsed: Sendable, Equatable {
@@ -26,7 +30,14 @@ package struct GraphQLRequest: Sendable, Equatable {
                 }
                 variables = parsed
             }
-            return operation(query: value("query"), name: value("operationName"), variables: variables).map { .single($0) }
+            var extensions = JSONValue.null
+            if let text = value("extensions"), !text.isEmpty {
+                guard let parsed = try? JSONParser.parse(Array(text.utf8)), case .object = parsed else {
+                    return .failure(GraphQLFailure("the extensions query parameter is not a JSON object"))
+                }
+                extensions = parsed
+            }
+            return operation(query: value("query"), name: value("operationName"), variables: variables, extensions: extensions).map { .single($0) }
         }
         guard !body.isEmpty else { return .failure(GraphQLFailure("expected a JSON body with a query or an operationName")) }
         guard let json = try? JSONParser.parse(body) else { return .failure(GraphQLFailure("the body is not JSON")) }
@@ -69,15 +80,22 @@ package struct GraphQLRequest: Sendable, Equatable {
         case .null, .object: break
         default: return .failure(GraphQLFailure("variables: expected an object, found \(variables.kindDescription)"))
         }
-        return operation(query: query, name: name, variables: variables)
+        return operation(query: query, name: name, variables: variables, extensions: member("extensions") ?? .null)
     }
 
-    private static func operation(query: String?, name: String?, variables: JSONValue) -> Result<GraphQLRequest, GraphQLFailure> {
+    private static func operation(query: String?, name: String?, variables: JSONValue, extensions: JSONValue) -> Result<GraphQLRequest, GraphQLFailure> {
+        var hash: String?
+        if case .object(let members) = extensions, case .object(let persisted)? = members.first(where: { $0.key == "persistedQuery" })?.value {
+            guard case .string(let text)? = persisted.first(where: { $0.key == "sha256Hash" })?.value, !text.isEmpty else {
+                return .failure(GraphQLFailure("extensions.persistedQuery: expected a sha256Hash string"))
+            }
+            hash = text.lowercased()
+        }
         let named = name ?? query.flatMap { GraphQLDocument.firstOperationName(in: $0) }
-        guard query != nil || named != nil else {
+        guard query != nil || named != nil || hash != nil else {
             return .failure(GraphQLFailure("expected a query or an operationName"))
         }
-        return .success(GraphQLRequest(operationName: named, query: query, variables: variables))
+        return .success(GraphQLRequest(operationName: named, query: query, variables: variables, persistedHash: hash))
     }
 
     /// The variable at a dotted path (`input.email`, `ids.0`): scalars as their text, the rest

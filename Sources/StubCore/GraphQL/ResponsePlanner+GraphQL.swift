@@ -16,7 +16,12 @@ extension ResponsePlanner {
         case .failure(let failure): return .reply(GraphQLReply.error(400, failure.message, code: "BAD_REQUEST"))
         }
         switch parsed {
-        case .single(let operation):
+        case .single(let sent):
+            let operation: GraphQLRequest
+            switch GraphQLReply.resolve(sent, endpoint: endpoint, persisted: catalog.graphql.persisted) {
+            case .success(let resolved): operation = resolved
+            case .failure(let refusal): return .reply(refusal.reply)
+            }
             guard let name = operation.operationName, let index = endpoint.operations[name] else {
                 var plan = ResponsePlan.reply(GraphQLReply.unknown(operation, endpoint: endpoint))
                 plan.unmatched = true
@@ -38,7 +43,14 @@ extension ResponsePlanner {
         var bodies: [[UInt8]] = []
         var delayMs = 0
         var first: ResponsePlan?
-        for operation in operations {
+        for sent in operations {
+            let operation: GraphQLRequest
+            switch GraphQLReply.resolve(sent, endpoint: endpoint, persisted: catalog.graphql.persisted) {
+            case .success(let resolved): operation = resolved
+            case .failure(let refusal):
+                bodies.append(refusal.reply.body)
+                continue
+            }
             guard let name = operation.operationName, let index = endpoint.operations[name] else {
                 bodies.append(GraphQLReply.unknown(operation, endpoint: endpoint).body)
                 continue
@@ -70,6 +82,36 @@ extension ResponsePlanner {
 
 /// The answers stubd makes at a GraphQL endpoint, in GraphQL's response shape.
 enum GraphQLReply {
+    /// Why an operation is answered with an error before any route sees it.
+    struct Refusal: Error {
+        let reply: Reply
+    }
+
+    /// Fills in a persisted query: a hash sent with its query is checked and remembered; a hash
+    /// sent alone is looked up in the endpoint's manifest, then among the queries remembered, and
+    /// is `PersistedQueryNotFound` (HTTP 200, as Apollo's protocol has it) when neither has it.
+    static func resolve(_ sent: GraphQLRequest, endpoint: GraphQLEndpoints.Endpoint, persisted: PersistedQueries) -> Result<GraphQLRequest, Refusal> {
+        guard let hash = sent.persistedHash else { return .success(sent) }
+        var operation = sent
+        if let query = sent.query {
+            guard endpoint.manifest[hash] != nil || SHA256.hex(query) == hash else {
+                return .failure(Refusal(reply: error(400, "provided sha does not match query", code: "BAD_REQUEST")))
+            }
+            persisted.remember(query, hash: hash)
+            return .success(operation)
+        }
+        if let known = endpoint.manifest[hash] {
+            operation.query = known.query
+            operation.operationName = operation.operationName ?? known.name
+        } else if let query = persisted.query(for: hash) {
+            operation.query = query
+            operation.operationName = operation.operationName ?? GraphQLDocument.firstOperationName(in: query)
+        } else {
+            return .failure(Refusal(reply: error(200, "PersistedQueryNotFound", code: "PERSISTED_QUERY_NOT_FOUND")))
+        }
+        return .success(operation)
+    }
+
     static let contentType = "application/json; charset=utf-8"
 
     /// `{"errors": [{"message": …, "extensions": {"code": …, …}}]}` with `status`.

@@ -19,6 +19,7 @@ package enum StubLoader {
         for problem in tree.problems { log.add(problem) }
         var jobs: [RouteJob] = []
         var defaults = ServiceDefaults()
+        var manifests: [String: [String: GraphQLEndpoints.PersistedOperation]] = [:]
         for folder in tree.folders {
             switch folder.role {
             case .root:
@@ -27,6 +28,7 @@ package enum StubLoader {
                 }
             case .service:
                 defaults = serviceDefaults(root: root, name: folder.relative, entries: folder.entries, log: log)
+                if let endpoint = defaults.graphqlPath, !defaults.graphqlManifest.isEmpty { manifests[endpoint] = defaults.graphqlManifest }
             case .route:
                 jobs.append(RouteJob(folder: folder.relative, service: folder.service,
                                      defaults: folder.service == nil ? ServiceDefaults() : defaults, entries: folder.entries))
@@ -38,7 +40,7 @@ package enum StubLoader {
             log.addFile(".", "no routes found; add a folder with a route.json (see docs/stub-format.md)")
         }
         guard log.problems.isEmpty else { return .failure(StubLoadFailure(problems: log.problems)) }
-        return .success(StubCatalog(directory: root, routes: routes, warnings: tree.warnings))
+        return .success(StubCatalog(directory: root, routes: routes, warnings: tree.warnings, graphQLManifests: manifests))
     }
 
     /// A service folder's `_service.json`, and a problem for each file that does not belong there.
@@ -49,7 +51,13 @@ package enum StubLoader {
            let json = readJSON(root: root, relative: serviceFile, log: log) {
             defaults = ServiceDefaults.read(json, reader: ValueReader(file: serviceFile, log: log))
         }
-        for entry in entries where !entry.isDirectory && entry.name != "_service.json" && isStubFile(entry.name) {
+        if let file = defaults.graphqlManifestFile {
+            let relative = "\(name)/\(file)"
+            if let json = readJSON(root: root, relative: relative, log: log) {
+                defaults.graphqlManifest = GraphQLEndpoints.readManifest(json, reader: ValueReader(file: relative, log: log))
+            }
+        }
+        for entry in entries where !entry.isDirectory && entry.name != "_service.json" && entry.name != defaults.graphqlManifestFile && isStubFile(entry.name) {
             log.addFile("\(name)/\(entry.name)", "unexpected file in a service folder; expected _service.json or route folders")
         }
         return defaults
@@ -104,6 +112,9 @@ struct ServiceDefaults {
     /// The path of the service's GraphQL endpoint (`"graphql": {"path": "/graphql"}`), joined
     /// to `basePath`; its routes are operations.
     var graphqlPath: String?
+    /// The service's operation manifest file, relative to its folder, and what it holds.
+    var graphqlManifestFile: String?
+    var graphqlManifest: [String: GraphQLEndpoints.PersistedOperation] = [:]
 
     static func read(_ json: JSONValue, reader: ValueReader) -> ServiceDefaults {
         var d = ServiceDefaults()
@@ -123,7 +134,10 @@ struct ServiceDefaults {
                 d.envelope = envelope
             case "delay": d.delay = reader.delay(value, at: key)
             case "throttle": d.throttle = reader.throttle(value, at: key)
-            case "graphql": d.graphqlPath = GraphQLEndpoints.readService(value, reader: reader)
+            case "graphql":
+                let service = GraphQLEndpoints.readService(value, reader: reader)
+                d.graphqlPath = service?.path
+                d.graphqlManifestFile = service?.manifest
             default: _ = reader.string(value, at: key)
             }
         }

@@ -24,13 +24,19 @@ public final class StubCatalog: Sendable {
     private let indexByID: [String: Int]
 
     /// Makes a catalog from routes that have already been validated.
-    public init(directory: String, routes: [Route], warnings: [StubProblem] = [], loadedAt: Date = Date()) {
+    public convenience init(directory: String, routes: [Route], warnings: [StubProblem] = [], loadedAt: Date = Date()) {
+        self.init(directory: directory, routes: routes, warnings: warnings, loadedAt: loadedAt, graphQLManifests: [:])
+    }
+
+    /// Makes a catalog whose GraphQL endpoints have operation manifests (by endpoint path).
+    package init(directory: String, routes: [Route], warnings: [StubProblem] = [], loadedAt: Date = Date(),
+                 graphQLManifests: [String: [String: GraphQLEndpoints.PersistedOperation]]) {
         self.directory = directory
         self.warnings = warnings
         self.routes = routes
         self.loadedAt = loadedAt
         self.matcher = RouteMatcher(routes: routes)
-        self.graphql = GraphQLEndpoints(routes: routes)
+        self.graphql = GraphQLEndpoints(routes: routes, manifests: graphQLManifests)
         var keys: [Int] = []
         var next = 0
         for route in routes {
