@@ -113,12 +113,25 @@ import FoundationNetworking
                                            #"{"operationName": "CreateUser", "query": "mutation CreateUser { createUser { id } }"}"#,
                                            server.url("/graphql").absoluteString])
             #expect(curl.exitCode == 0 && curl.stdout.contains("createUser"), "\(curl.stdout)")
-            let records = await server.waitForRequests(count: 2)
-            #expect(records.map(\.operation) == ["GetUser", "CreateUser"])
-            #expect(records.map(\.routeID) == ["gql/user", "gql/create"])
+            // A session prefix scopes an override to one test, as for any route.
+            let admin = try await HTTPClient.fetch(server.url("/__stubd/routes/gql/create"), method: "PUT",
+                                                   headers: ["X-Stub-Session": "s1", "Content-Type": "application/json"],
+                                                   body: Data(#"{"fault": "reset"}"#.utf8))
+            #expect(admin.status == 200, "\(admin.text)")
+            let scoped = await HTTPClient.errorCode(server.url("/__session/s1/graphql?operationName=CreateUser"))
+            #expect(scoped == .networkConnectionLost || scoped == .badServerResponse, "\(String(describing: scoped))")
+            let unscoped = try await HTTPClient.fetch(server.url("/graphql?operationName=CreateUser"))
+            #expect(unscoped.text.contains("createUser"))
+            // The global journal: the session's request is in its own.
+            let records = await server.waitForRequests(count: 3)
+            #expect(records.map(\.operation) == ["GetUser", "CreateUser", "CreateUser"])
+            #expect(records.map(\.routeID) == ["gql/user", "gql/create", "gql/create"])
+            let inSession = await server.waitForRequests(count: 1, session: "s1")
+            // URLSession retries a GET once after a reset, so one or two records.
+            #expect(!inSession.isEmpty && inSession.allSatisfy { $0.fault == .reset && $0.operation == "CreateUser" }, "\(inSession.map { ($0.path, $0.status, $0.operation ?? "-", String(describing: $0.fault)) })")
             let journal = try await HTTPClient.fetch(server.url("/__stubd/journal"))
             let entries = try #require((try journal.json() as? [String: Any])?["requests"] as? [[String: Any]])
-            #expect(entries.compactMap { $0["operation"] as? String } == ["GetUser", "CreateUser"])
+            #expect(entries.compactMap { $0["operation"] as? String } == ["GetUser", "CreateUser", "CreateUser"])
         }
     }
 

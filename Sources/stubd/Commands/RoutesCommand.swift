@@ -25,9 +25,10 @@ enum RoutesCommand {
     static func table(_ catalog: StubCatalog) -> String {
         var rows = [["SERVICE", "ROUTE", "METHOD", "PATH", "VARIANTS", "DEFAULT"]]
         for route in catalog.routes {
-            // An operation route is listed by its kind and operation, at its endpoint.
+            // An operation route is listed by its kind, and its operation after its endpoint
+            // (`QUERY /graphql#GetUser`): one word per cell, as scripts split them.
             let method = route.operationKind?.uppercased() ?? route.method
-            let path = route.operation.map { "\(route.fullPath) \($0)" } ?? route.fullPath
+            let path = route.operation.map { "\(route.fullPath)#\($0)" } ?? route.fullPath
             rows.append([route.service ?? "-", route.name, method, path,
                          route.variants.map(\.name).joined(separator: ","), route.defaultVariant.name])
         }
