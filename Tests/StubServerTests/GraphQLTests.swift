@@ -200,3 +200,38 @@ import FoundationNetworking
         #expect((check.stdout + check.stderr).contains(expected), "\(check.stdout)\(check.stderr)")
     }
 }
+
+/// A real GraphQL client, Python's `gql` (PyPI; `.ci/run` installs it), against the shipped
+/// example: queries, an error in GraphQL's shape, mutations, a batch and persisted queries.
+@Suite(.enabled(if: PythonGQL.installed, "Python's gql is not installed: python3 -m pip install 'gql[requests]'"))
+struct GraphQLClientTests {
+    @Test func gqlGetsEveryAnswerAsStubbed() async throws {
+        try await withServer { server in
+            let script = Repository.root.appendingPathComponent("Tests/Clients/gql_client.py").path
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, server.url("/graphql").absoluteString])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            func at(_ object: Any?, _ path: String) -> Any? {
+                path.split(separator: ".").reduce(object) { value, key in
+                    if let index = Int(key), let array = value as? [Any] { return array.indices.contains(index) ? array[index] : nil }
+                    return (value as? [String: Any])?[String(key)]
+                }
+            }
+            #expect(at(out, "query.user.name") as? String == "Jane Appleseed")
+            #expect(at(out, "notFound.errors.0.extensions.code") as? String == "NOT_FOUND")
+            #expect(at(out, "mutation.createUser.id") as? String == "4")
+            #expect(at(out, "invalid.errors.0.extensions.code") as? String == "BAD_USER_INPUT")
+            #expect(at(out, "invalid.data.createUser") is NSNull)
+            #expect(at(out, "batch.0.users.pageInfo.endCursor") as? String == "2")
+            #expect(at(out, "batch.1.users.pageInfo.hasNextPage") as? Bool == false)
+            #expect(at(out, "apq.hashOnly.errors.0.message") as? String == "PersistedQueryNotFound")
+            #expect(at(out, "apq.withQuery.data.user.name") as? String == "Jane Appleseed")
+            #expect(at(out, "apq.again.data.user.name") as? String == "Jane Appleseed")
+        }
+    }
+}
+
+/// Whether Python's gql (and requests) can be imported here.
+enum PythonGQL {
+    static let installed = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import gql, requests"]).exitCode) == 0
+}
