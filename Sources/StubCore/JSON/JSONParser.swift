@@ -137,9 +137,32 @@ package struct JSONParser {
         }
     }
 
+    /// The string of `bytes[range]` if it is UTF-8: ASCII, the common case, without the generic
+    /// validation a slice goes through.
+    private static func string(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
+        bytes.withUnsafeBufferPointer { all in
+            let run = UnsafeBufferPointer(rebasing: all[range])
+            var high: UInt8 = 0
+            for byte in run { high |= byte }
+            return high < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+        }
+    }
+
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1
-        var out: [UInt8] = []
+        // Most strings hold no escape: they are made from their bytes in one step.
+        let start = index
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                guard let s = JSONParser.string(bytes, start..<index) else { throw error("string is not valid UTF-8") }
+                index += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 { break }
+            index += 1
+        }
+        var out = Array(bytes[start..<index])
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
