@@ -26,9 +26,10 @@ REQUEST = json.dumps({"operationName": "GetUser", "query": "query GetUser($id: I
                       "variables": {"id": "1"}})
 
 
-def write_stubs(root, operations):
-    """A GraphQL service with `operations` operations (GetUser among them, chosen by `when` on its
-    variables) and a plain service whose POST /plain answers the same body."""
+def write_stubs(root, operations, when):
+    """A GraphQL service with `operations` operations (GetUser among them; with `when`, its variant
+    is chosen by a `when` on the variables) and a plain service whose POST /plain answers the
+    same body."""
     gql = os.path.join(root, "gql")
     os.makedirs(gql)
     with open(os.path.join(gql, "_service.json"), "w") as f:
@@ -38,7 +39,8 @@ def write_stubs(root, operations):
         folder = os.path.join(gql, f"op{i}")
         os.makedirs(folder)
         with open(os.path.join(folder, "route.json"), "w") as f:
-            json.dump({"operation": name, "variants": {"200": {"when": {"variables": {"id": "1"}}}, "200-other": {}}}, f)
+            variants = {"200": {"when": {"variables": {"id": "1"}}}, "200-other": {}} if when else {"200": {}, "200-other": {}}
+            json.dump({"operation": name, "variants": variants}, f)
         for variant in ("200", "200-other"):
             with open(os.path.join(folder, f"{variant}.json"), "w") as f:
                 f.write(BODY)
@@ -62,11 +64,12 @@ def main():
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--seconds", type=int, default=3)
     p.add_argument("--operations", type=int, default=20)
+    p.add_argument("--when", action="store_true", help="the operation's variant is picked by a when on its variables")
     a = p.parse_args()
     binary = a.binary or build_release()
     with tempfile.TemporaryDirectory() as work:
         stubs = os.path.join(work, "stubs")
-        write_stubs(stubs, a.operations)
+        write_stubs(stubs, a.operations, a.when)
         script = os.path.join(work, "post.lua")
         with open(script, "w") as f:
             f.write('wrk.method = "POST"\nwrk.body = %s\nwrk.headers["Content-Type"] = "application/json"\n' % json.dumps(REQUEST))
@@ -90,7 +93,8 @@ def main():
         finally:
             daemon.stop()
     plain, graphql = results["plain route"], results["GraphQL operation"]
-    print(f"| | plain route | GraphQL operation ({a.operations} operations) | ratio |")
+    label = f"GraphQL operation ({a.operations} operations{', when on variables' if a.when else ''})"
+    print(f"| | plain route | {label} | ratio |")
     print("|---|---|---|---|")
     print(f"| req/s (median) | {statistics.median(plain['rps']):.0f} | {statistics.median(graphql['rps']):.0f} | "
           f"{statistics.median(graphql['rps']) / statistics.median(plain['rps']):.3f} |")

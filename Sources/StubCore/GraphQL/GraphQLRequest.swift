@@ -1,16 +1,19 @@
 /// One GraphQL operation as a client sent it (GraphQL over HTTP: a POST JSON body, or the query
-/// string of a GET): which operation it names, with its variables.
+/// string of a GET): which operation it names, with its variables. Read with `JSONScanner`: the
+/// body is checked whole, but only the operation's name and query become strings, and the
+/// variables are read where they lie when a `when` asks for one.
 package struct GraphQLRequest: Sendable, Equatable {
     /// The operation's name: `operationName`, or else the first named operation in the document.
     package var operationName: String?
     /// The query document, when sent (a persisted query may send only its hash).
     package var query: String?
-    /// The `variables` object; `.null` when none were sent.
-    package var variables: JSONValue
     /// The SHA-256 of the query in hex (`extensions.persistedQuery.sha256Hash`), for a client
     /// that sends persisted queries (Apollo's automatic persisted queries, or ids from an
     /// operation manifest).
     package var persistedHash: String?
+    /// The JSON text holding the `variables` object, and where the object is in it.
+    private var variablesSource: [UInt8] = []
+    private var variablesRange: Range<Int>?
 
     /// What the body or the query string held: one operation, or a batch of them.
     package enum Parsed: Sendable, Equatable {
@@ -21,100 +24,119 @@ package struct GraphQLRequest: Sendable, Equatable {
     /// Reads a request to a GraphQL endpoint. `body` is read for POST, `query` (name, value pairs)
     /// for GET. The failure says what was expected.
     package static func parse(method: String, body: [UInt8], query: [(name: String, value: String)]) -> Result<Parsed, GraphQLFailure> {
-        if method == "GET" {
-            func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
-            var variables = JSONValue.null
-            if let text = value("variables"), !text.isEmpty {
-                guard let parsed = try? JSONParser.parse(Array(text.utf8)), case .object = parsed else {
-                    return .failure(GraphQLFailure("the variables query parameter is not a JSON object"))
-                }
-                variables = parsed
-            }
-            var extensions = JSONValue.null
-            if let text = value("extensions"), !text.isEmpty {
-                guard let parsed = try? JSONParser.parse(Array(text.utf8)), case .object = parsed else {
-                    return .failure(GraphQLFailure("the extensions query parameter is not a JSON object"))
-                }
-                extensions = parsed
-            }
-            return operation(query: value("query"), name: value("operationName"), variables: variables, extensions: extensions).map { .single($0) }
-        }
+        if method == "GET" { return parseGET(query).map { .single($0) } }
         guard !body.isEmpty else { return .failure(GraphQLFailure("expected a JSON body with a query or an operationName")) }
-        guard let json = try? JSONParser.parse(body) else { return .failure(GraphQLFailure("the body is not JSON")) }
-        switch json {
-        case .object:
-            return operation(from: json).map { .single($0) }
-        case .array(let items):
+        let scanner = JSONScanner(body)
+        guard let whole = scanner.value(in: 0..<body.count) else { return .failure(GraphQLFailure("the body is not JSON")) }
+        switch scanner.kind(of: whole) {
+        case UInt8(ascii: "{"):
+            return operation(scanner, whole).map { .single($0) }
+        case UInt8(ascii: "["):
+            let items = scanner.elements(of: whole) ?? []
             guard !items.isEmpty else { return .failure(GraphQLFailure("an empty batch")) }
             var batch: [GraphQLRequest] = []
             for (index, item) in items.enumerated() {
-                switch operation(from: item) {
+                switch operation(scanner, item) {
                 case .success(let op): batch.append(op)
                 case .failure(let failure): return .failure(GraphQLFailure("batch item \(index): \(failure.message)"))
                 }
             }
             return .success(.batch(batch))
         default:
-            return .failure(GraphQLFailure("expected a JSON object (or an array of them for a batch), found \(json.kindDescription)"))
+            return .failure(GraphQLFailure("expected a JSON object (or an array of them for a batch), found \(kindName(scanner.kind(of: whole)))"))
         }
     }
 
-    private static func operation(from json: JSONValue) -> Result<GraphQLRequest, GraphQLFailure> {
-        guard case .object(let members) = json else {
-            return .failure(GraphQLFailure("expected a JSON object, found \(json.kindDescription)"))
-        }
-        func member(_ name: String) -> JSONValue? { members.first { $0.key == name }?.value }
-        var query: String?, name: String?
-        switch member("query") {
-        case nil, .null?: break
-        case .string(let text)?: query = text
-        case let other?: return .failure(GraphQLFailure("query: expected a string, found \(other.kindDescription)"))
-        }
-        switch member("operationName") {
-        case nil, .null?: break
-        case .string(let text)?: name = text.isEmpty ? nil : text
-        case let other?: return .failure(GraphQLFailure("operationName: expected a string, found \(other.kindDescription)"))
-        }
-        let variables = member("variables") ?? .null
-        switch variables {
-        case .null, .object: break
-        default: return .failure(GraphQLFailure("variables: expected an object, found \(variables.kindDescription)"))
-        }
-        return operation(query: query, name: name, variables: variables, extensions: member("extensions") ?? .null)
-    }
-
-    private static func operation(query: String?, name: String?, variables: JSONValue, extensions: JSONValue) -> Result<GraphQLRequest, GraphQLFailure> {
-        var hash: String?
-        if case .object(let members) = extensions, case .object(let persisted)? = members.first(where: { $0.key == "persistedQuery" })?.value {
-            guard case .string(let text)? = persisted.first(where: { $0.key == "sha256Hash" })?.value, !text.isEmpty else {
-                return .failure(GraphQLFailure("extensions.persistedQuery: expected a sha256Hash string"))
+    private static func parseGET(_ query: [(name: String, value: String)]) -> Result<GraphQLRequest, GraphQLFailure> {
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        var request = GraphQLRequest(operationName: value("operationName").flatMap { $0.isEmpty ? nil : $0 }, query: value("query"))
+        if let text = value("variables"), !text.isEmpty {
+            let bytes = Array(text.utf8), scanner = JSONScanner(bytes)
+            guard let range = scanner.value(in: 0..<bytes.count), scanner.kind(of: range) == UInt8(ascii: "{") else {
+                return .failure(GraphQLFailure("the variables query parameter is not a JSON object"))
             }
-            hash = text.lowercased()
+            (request.variablesSource, request.variablesRange) = (bytes, range)
         }
-        let named = name ?? query.flatMap { GraphQLDocument.firstOperationName(in: $0) }
-        guard query != nil || named != nil || hash != nil else {
+        if let text = value("extensions"), !text.isEmpty {
+            let bytes = Array(text.utf8), scanner = JSONScanner(bytes)
+            guard let range = scanner.value(in: 0..<bytes.count), scanner.kind(of: range) == UInt8(ascii: "{") else {
+                return .failure(GraphQLFailure("the extensions query parameter is not a JSON object"))
+            }
+            switch persistedHash(scanner, range) {
+            case .success(let hash): request.persistedHash = hash
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        return completed(request)
+    }
+
+    private static func operation(_ scanner: JSONScanner, _ range: Range<Int>) -> Result<GraphQLRequest, GraphQLFailure> {
+        guard let members = scanner.members(of: range) else {
+            return .failure(GraphQLFailure("expected a JSON object, found \(kindName(scanner.kind(of: range)))"))
+        }
+        var request = GraphQLRequest()
+        for (key, value) in members {
+            let kind = scanner.kind(of: value)
+            if scanner.name(key, is: "query") || scanner.name(key, is: "operationName") {
+                let name = scanner.name(key, is: "query") ? "query" : "operationName"
+                if kind == UInt8(ascii: "n") { continue }
+                guard kind == UInt8(ascii: "\""), let text = scanner.string(at: value) else {
+                    return .failure(GraphQLFailure("\(name): expected a string, found \(kindName(kind))"))
+                }
+                if name == "query" { request.query = text } else { request.operationName = text.isEmpty ? nil : text }
+            } else if scanner.name(key, is: "variables") {
+                if kind == UInt8(ascii: "n") { continue }
+                guard kind == UInt8(ascii: "{") else { return .failure(GraphQLFailure("variables: expected an object, found \(kindName(kind))")) }
+                (request.variablesSource, request.variablesRange) = (scanner.bytes, value)
+            } else if scanner.name(key, is: "extensions"), kind == UInt8(ascii: "{") {
+                switch persistedHash(scanner, value) {
+                case .success(let hash): request.persistedHash = hash
+                case .failure(let failure): return .failure(failure)
+                }
+            }
+        }
+        return completed(request)
+    }
+
+    /// `extensions.persistedQuery.sha256Hash`, lower-cased; nil when there is no persistedQuery.
+    private static func persistedHash(_ scanner: JSONScanner, _ extensions: Range<Int>) -> Result<String?, GraphQLFailure> {
+        guard let persisted = scanner.member("persistedQuery", of: extensions),
+              scanner.kind(of: persisted) == UInt8(ascii: "{") else { return .success(nil) }
+        guard let raw = scanner.member("sha256Hash", of: persisted),
+              let hash = scanner.string(at: raw), !hash.isEmpty else {
+            return .failure(GraphQLFailure("extensions.persistedQuery: expected a sha256Hash string"))
+        }
+        return .success(hash.lowercased())
+    }
+
+    /// Names the operation from its document when `operationName` did not, and checks that
+    /// something names it.
+    private static func completed(_ sent: GraphQLRequest) -> Result<GraphQLRequest, GraphQLFailure> {
+        var request = sent
+        if request.operationName == nil, let query = request.query { request.operationName = GraphQLDocument.firstOperationName(in: query) }
+        guard request.query != nil || request.operationName != nil || request.persistedHash != nil else {
             return .failure(GraphQLFailure("expected a query or an operationName"))
         }
-        return .success(GraphQLRequest(operationName: named, query: query, variables: variables, persistedHash: hash))
+        return .success(request)
     }
 
-    /// The variable at a dotted path (`input.email`, `ids.0`): scalars as their text, the rest
-    /// as JSON; nil when absent.
-    package func variable(_ path: String) -> String? {
-        var value = variables
-        for key in path.split(separator: ".", omittingEmptySubsequences: false) {
-            switch value {
-            case .object(let members):
-                guard let next = members.first(where: { $0.key == key })?.value else { return nil }
-                value = next
-            case .array(let items):
-                guard let index = Int(key), items.indices.contains(index) else { return nil }
-                value = items[index]
-            default:
-                return nil
-            }
+    private static func kindName(_ first: UInt8?) -> String {
+        switch first {
+        case UInt8(ascii: "{"): return "an object"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        case nil: return "nothing"
+        default: return "a number"
         }
-        return value.scalarText ?? (value == .null ? nil : value.serialized())
+    }
+
+    /// The variable at a dotted path (`input.email`, `ids.0`): strings as their text, other
+    /// scalars as written, objects and arrays as compact JSON; nil when absent or null.
+    package func variable(_ path: String) -> String? {
+        guard let range = variablesRange else { return nil }
+        return JSONScanner(variablesSource).text(at: path.split(separator: ".", omittingEmptySubsequences: false), in: range)
     }
 }
 

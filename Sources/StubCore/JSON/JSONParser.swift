@@ -137,15 +137,9 @@ package struct JSONParser {
         }
     }
 
-    /// The string of `bytes[range]` if it is UTF-8: ASCII, the common case, without the generic
-    /// validation a slice goes through.
+    /// The string of `bytes[range]` if it is UTF-8.
     private static func string(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
-        bytes.withUnsafeBufferPointer { all in
-            let run = UnsafeBufferPointer(rebasing: all[range])
-            var high: UInt8 = 0
-            for byte in run { high |= byte }
-            return high < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
-        }
+        bytes.withUnsafeBufferPointer { UTF8Text.string(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {

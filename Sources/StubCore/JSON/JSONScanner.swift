@@ -1,0 +1,245 @@
+/// Walks JSON text without building values: checks its syntax, finds an object's members by name
+/// and a value at a path, and makes strings only of what is asked for. For requests read on every
+/// call (a GraphQL body), where a `JSONValue` tree would be built and freed for a few fields.
+package struct JSONScanner {
+    let bytes: [UInt8]
+
+    package init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The range of the one value that fills `range` (whitespace around it allowed), or nil when
+    /// it is not exactly one well-formed JSON value.
+    package func value(in range: Range<Int>) -> Range<Int>? {
+        bytes.withUnsafeBufferPointer { all in
+            var at = range.lowerBound
+            skipSpace(all, &at, range.upperBound)
+            let start = at
+            guard skipValue(all, &at, range.upperBound, depth: 0) else { return nil }
+            let end = at
+            skipSpace(all, &at, range.upperBound)
+            return at == range.upperBound ? start..<end : nil
+        }
+    }
+
+    /// The members of the object at `range`: each name's range (quotes included) with its value's
+    /// range; nil when the value there is not an object. Compare names with `name(_:is:)`.
+    package func members(of range: Range<Int>) -> [(name: Range<Int>, value: Range<Int>)]? {
+        bytes.withUnsafeBufferPointer { all -> [(name: Range<Int>, value: Range<Int>)]? in
+            var at = range.lowerBound
+            guard at < range.upperBound, all[at] == UInt8(ascii: "{") else { return nil }
+            at += 1
+            var found: [(name: Range<Int>, value: Range<Int>)] = []
+            skipSpace(all, &at, range.upperBound)
+            if at < range.upperBound && all[at] == UInt8(ascii: "}") { return found }
+            while at < range.upperBound {
+                skipSpace(all, &at, range.upperBound)
+                let keyStart = at
+                guard skipString(all, &at, range.upperBound) else { return nil }
+                let name = keyStart..<at
+                skipSpace(all, &at, range.upperBound)
+                guard at < range.upperBound, all[at] == UInt8(ascii: ":") else { return nil }
+                at += 1
+                skipSpace(all, &at, range.upperBound)
+                let valueStart = at
+                guard skipValue(all, &at, range.upperBound, depth: 1) else { return nil }
+                found.append((name, valueStart..<at))
+                skipSpace(all, &at, range.upperBound)
+                guard at < range.upperBound else { return nil }
+                if all[at] == UInt8(ascii: "}") { return found }
+                guard all[at] == UInt8(ascii: ",") else { return nil }
+                at += 1
+            }
+            return nil
+        }
+    }
+
+    /// Whether the member name at `range` (quotes included) is `wanted`; a name with escapes is
+    /// unescaped first.
+    package func name(_ range: Range<Int>, is wanted: String) -> Bool {
+        let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
+        if bytes[inner].contains(UInt8(ascii: "\\")) { return string(at: range) == wanted }
+        var wanted = wanted
+        return wanted.withUTF8 { want in bytes[inner].elementsEqual(want) }
+    }
+
+    /// The value of the member called `wanted` of the object at `range` (the first, if repeated).
+    package func member(_ wanted: String, of range: Range<Int>) -> Range<Int>? {
+        members(of: range)?.first { name($0.name, is: wanted) }?.value
+    }
+
+    /// The elements' ranges of the array at `range`; nil when the value there is not an array.
+    package func elements(of range: Range<Int>) -> [Range<Int>]? {
+        bytes.withUnsafeBufferPointer { all -> [Range<Int>]? in
+            var at = range.lowerBound
+            guard at < range.upperBound, all[at] == UInt8(ascii: "[") else { return nil }
+            at += 1
+            var found: [Range<Int>] = []
+            skipSpace(all, &at, range.upperBound)
+            if at < range.upperBound && all[at] == UInt8(ascii: "]") { return found }
+            while at < range.upperBound {
+                skipSpace(all, &at, range.upperBound)
+                let start = at
+                guard skipValue(all, &at, range.upperBound, depth: 1) else { return nil }
+                found.append(start..<at)
+                skipSpace(all, &at, range.upperBound)
+                guard at < range.upperBound else { return nil }
+                if all[at] == UInt8(ascii: "]") { return found }
+                guard all[at] == UInt8(ascii: ",") else { return nil }
+                at += 1
+            }
+            return nil
+        }
+    }
+
+    /// What kind of value starts at `range` (its first byte).
+    package func kind(of range: Range<Int>) -> UInt8? {
+        range.isEmpty ? nil : bytes[range.lowerBound]
+    }
+
+    /// The string at `range` (quotes included), unescaped; nil when it is not a string.
+    package func string(at range: Range<Int>) -> String? {
+        guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
+        if !bytes[inner].contains(UInt8(ascii: "\\")) {
+            return bytes.withUnsafeBufferPointer { UTF8Text.string(UnsafeBufferPointer(rebasing: $0[inner])) }
+        }
+        guard case .string(let text)? = try? JSONParser.parse(Array(bytes[range])) else { return nil }
+        return text
+    }
+
+    /// The value at a dotted path under `range` (object members by name, array elements by index):
+    /// a string as its text, other scalars as written, objects and arrays as compact JSON.
+    package func text(at path: [Substring], in range: Range<Int>) -> String? {
+        var current = range
+        for key in path {
+            switch kind(of: current) {
+            case UInt8(ascii: "{"):
+                guard let next = member(String(key), of: current) else { return nil }
+                current = next
+            case UInt8(ascii: "["):
+                guard let index = Int(key), let items = elements(of: current), items.indices.contains(index) else { return nil }
+                current = items[index]
+            default:
+                return nil
+            }
+        }
+        switch kind(of: current) {
+        case UInt8(ascii: "\""): return string(at: current)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            return (try? JSONParser.parse(Array(bytes[current])))?.serialized()
+        case UInt8(ascii: "n"): return nil
+        default: return String(decoding: bytes[current], as: UTF8.self)
+        }
+    }
+
+    private func skipSpace(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) {
+        while at < end, all[at] == 0x20 || all[at] == 0x0A || all[at] == 0x0D || all[at] == 0x09 { at += 1 }
+    }
+
+    private func skipString(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
+        guard at < end, all[at] == UInt8(ascii: "\"") else { return false }
+        at += 1
+        while at < end {
+            let b = all[at]
+            if b == UInt8(ascii: "\"") {
+                at += 1
+                return true
+            }
+            if b < 0x20 { return false }
+            if b == UInt8(ascii: "\\") {
+                guard at + 1 < end else { return false }
+                let e = all[at + 1]
+                if e == UInt8(ascii: "u") {
+                    guard at + 5 < end, (2...5).allSatisfy({ all[at + $0].isHexDigit }) else { return false }
+                    at += 6
+                    continue
+                }
+                guard "\"\\/bfnrt".utf8.contains(e) else { return false }
+                at += 2
+                continue
+            }
+            at += 1
+        }
+        return false
+    }
+
+    private func skipValue(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int, depth: Int) -> Bool {
+        guard at < end, depth < JSONScanner.maxDepth else { return false }
+        switch all[at] {
+        case UInt8(ascii: "\""):
+            return skipString(all, &at, end)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let close = all[at] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            let isObject = close == UInt8(ascii: "}")
+            at += 1
+            skipSpace(all, &at, end)
+            if at < end && all[at] == close {
+                at += 1
+                return true
+            }
+            while at < end {
+                skipSpace(all, &at, end)
+                if isObject {
+                    guard skipString(all, &at, end) else { return false }
+                    skipSpace(all, &at, end)
+                    guard at < end, all[at] == UInt8(ascii: ":") else { return false }
+                    at += 1
+                    skipSpace(all, &at, end)
+                }
+                guard skipValue(all, &at, end, depth: depth + 1) else { return false }
+                skipSpace(all, &at, end)
+                guard at < end else { return false }
+                if all[at] == close {
+                    at += 1
+                    return true
+                }
+                guard all[at] == UInt8(ascii: ",") else { return false }
+                at += 1
+            }
+            return false
+        case UInt8(ascii: "t"): return skipWord("true", all, &at, end)
+        case UInt8(ascii: "f"): return skipWord("false", all, &at, end)
+        case UInt8(ascii: "n"): return skipWord("null", all, &at, end)
+        default:
+            return skipNumber(all, &at, end)
+        }
+    }
+
+    private func skipWord(_ word: StaticString, _ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard end - at >= count else { return false }
+        for i in 0..<count where all[at + i] != word.utf8Start[i] { return false }
+        at += count
+        return true
+    }
+
+    /// RFC 8259's number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+    private func skipNumber(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
+        func digits() -> Int {
+            let start = at
+            while at < end, all[at] >= 0x30 && all[at] <= 0x39 { at += 1 }
+            return at - start
+        }
+        if at < end && all[at] == UInt8(ascii: "-") { at += 1 }
+        guard at < end else { return false }
+        if all[at] == UInt8(ascii: "0") { at += 1 } else if digits() == 0 { return false }
+        if at < end && all[at] == UInt8(ascii: ".") {
+            at += 1
+            guard digits() > 0 else { return false }
+        }
+        if at < end && (all[at] == UInt8(ascii: "e") || all[at] == UInt8(ascii: "E")) {
+            at += 1
+            if at < end && (all[at] == UInt8(ascii: "+") || all[at] == UInt8(ascii: "-")) { at += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return true
+    }
+
+    /// Deeper values are refused, as `JSONParser` refuses them.
+    static let maxDepth = 512
+}
+
+private extension UInt8 {
+    var isHexDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
+}
