@@ -36,15 +36,16 @@ let package = Package(
         .target(name: "StubCapture", dependencies: ["StubCore", "StubSystem"]),
         .target(name: "StubProxy", dependencies: ["StubCore", "StubSystem", "StubCapture", "CGnuTLS"]),
         .target(name: "StubSchema", dependencies: ["StubCore", "StubSystem"]),
+        .target(name: "StubGraphQL", dependencies: ["StubCore"]),
         .target(name: "StubContract", dependencies: ["StubCore", "StubSystem", "StubSchema", "StubCapture", "CYAML"]),
         .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "CMicroHTTPD", "CSystem"]),
         .target(name: "StubTesting", dependencies: ["StubServer"]),
         .target(name: "StubdClient"),
         .executableTarget(name: "stubd-conformance", dependencies: ["StubSchema", "StubCore", "StubSystem"]),
-        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSystem", "CSystem"]),
+        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSystem", "StubGraphQL", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubSystem", "StubTesting"]),
         .testTarget(name: "StubSchemaTests", dependencies: ["StubSchema", "StubCore", "StubSystem"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSchema", "StubSystem", "StubTesting", "StubdClient"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSchema", "StubSystem", "StubTesting", "StubdClient", "StubGraphQL"]),
     ],
     swiftLanguageModes: [.v6]
 )

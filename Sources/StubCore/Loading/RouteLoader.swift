@@ -19,6 +19,8 @@ package struct RouteLoader {
     static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description", "operation", "kind"]
 
     var routeFile: String { "\(folder)/route.json" }
+    /// The file an operation route keeps its GraphQL document in.
+    package static let operationDocument = "operation.graphql"
 
     func load() -> Route? {
         let problemsBefore = log.problems.count
@@ -74,7 +76,7 @@ package struct RouteLoader {
         if template.text + "/" == Limits.sessionPathPrefix || template.text.hasPrefix(Limits.sessionPathPrefix) {
             reader.fail("path", "expected a path outside \(Limits.sessionPathPrefix), which names a session, found \"\(template.text)\"")
         }
-        let files = bodyFiles()
+        let files = bodyFiles(isOperation: operation != nil || keys.contains("operation"))
         let context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,
                                      envelope: defaults.envelope, delay: routeDelay, throttle: routeThrottle)
         var variants: [Variant] = []
@@ -124,7 +126,7 @@ package struct RouteLoader {
     }
 
     /// Body files by variant name. Misnamed files are problems, not silently skipped.
-    private func bodyFiles() -> [String: BodyFile] {
+    private func bodyFiles(isOperation: Bool) -> [String: BodyFile] {
         var files: [String: BodyFile] = [:]
         let path = PathText.join(root, folder)
         for file in entries where file.name != "route.json" {
@@ -135,6 +137,11 @@ package struct RouteLoader {
                 continue
             }
             guard StubLoader.isStubFile(entry) else { continue }
+            // An operation route keeps its operation's document beside it, for `check --graphql`.
+            if entry == RouteLoader.operationDocument {
+                if !isOperation { log.addFile(relative, "an operation document belongs to an operation route; expected \"operation\" in route.json") }
+                continue
+            }
             let ext = PathText.pathExtension(entry).lowercased()
             var name = PathText.deletingPathExtension(entry)
             // `200.events.json`: server-sent events for variant 200.

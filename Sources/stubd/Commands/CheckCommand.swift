@@ -13,11 +13,13 @@ enum CheckCommand {
         command: "check", overview: "Validate a stub directory and print every problem as `file: json.path: message`.",
         options: ["--openapi SPEC          Also check every JSON body against the OpenAPI document SPEC (JSON or YAML)",
                   "--spec-root DIR        Folder that the document's file $refs may reach (default: its folder)",
+                  "--graphql SCHEMA       Also check each GraphQL operation route's operation.graphql and JSON bodies",
+                  "                      against the schema SCHEMA (SDL, .graphqls)",
                   "--strict              Treat warnings (links leaving the stub directory; with --openapi, routes,",
                   "                      statuses and operations only one side has) as problems"])
 
     static func run(_ arguments: [String]) -> Int32 {
-        DirectoryCommandLine.run(arguments, usage: usage, switches: ["--strict"], values: ["--openapi", "--spec-root"], check)
+        DirectoryCommandLine.run(arguments, usage: usage, switches: ["--strict"], values: ["--openapi", "--spec-root", "--graphql"], check)
     }
 
     private static func check(_ parsed: DirectoryCommandLine.Values) -> Int32 {
@@ -29,6 +31,11 @@ enum CheckCommand {
             if parsed.switches.contains("--strict") && !catalog.warnings.isEmpty {
                 StubdCommand.printError("\(directory): \(catalog.warnings.count) warning(s), failing because of --strict")
                 return 1
+            }
+            if let schema = parsed.values["--graphql"] {
+                let graphql = GraphQLCheckReport.run(catalog: catalog, directory: directory, schemaFile: schema,
+                                                     strict: parsed.switches.contains("--strict"))
+                if graphql != 0 || parsed.values["--openapi"] == nil { return graphql }
             }
             if let spec = parsed.values["--openapi"] {
                 return ContractCheckReport.run(catalog: catalog, directory: directory, spec: spec, specRoot: parsed.values["--spec-root"],

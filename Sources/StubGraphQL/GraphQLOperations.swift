@@ -1,0 +1,119 @@
+/// An executable document (`operation.graphql`): its operations and fragments, with the
+/// selection sets a response must fit. Arguments, variables' definitions and directives are read
+/// past, not kept.
+package struct GraphQLOperations: Sendable {
+    /// One selection of a selection set.
+    indirect enum Selection: Sendable {
+        case field(Field)
+        case spread(name: String, line: Int)
+        case inline(typeCondition: String?, selections: [Selection], line: Int)
+    }
+
+    struct Field: Sendable {
+        let alias: String?
+        let name: String
+        let selections: [Selection]
+        let line: Int
+        let column: Int
+        /// The key of the field in a response.
+        var responseKey: String { alias ?? name }
+    }
+
+    struct Operation: Sendable {
+        let kind: String
+        let name: String?
+        let selections: [Selection]
+        let line: Int
+    }
+
+    struct Fragment: Sendable {
+        let name: String
+        let typeCondition: String
+        let selections: [Selection]
+        let line: Int
+    }
+
+    package let file: String
+    let operations: [Operation]
+    let fragments: [String: Fragment]
+
+    /// The names of the document's operations (nil for an anonymous one).
+    package var operationNames: [String?] { operations.map(\.name) }
+
+    /// Reads an executable document; the failure names the line and column.
+    package static func parse(_ text: String, file: String) -> Result<GraphQLOperations, GraphQLDocumentError> {
+        switch GraphQLLexer.tokens(text) {
+        case .failure(let f): return .failure(GraphQLDocumentError(file: file, line: f.line, column: f.column, message: f.message))
+        case .success(let tokens):
+            var reader = OperationReader(tokens: GraphQLTokens(tokens))
+            do {
+                try reader.read()
+            } catch {
+                return .failure(GraphQLDocumentError(file: file, line: error.line, column: error.column, message: error.message))
+            }
+            return .success(GraphQLOperations(file: file, operations: reader.operations, fragments: reader.fragments))
+        }
+    }
+}
+
+private struct OperationReader {
+    var tokens: GraphQLTokens
+    var operations: [GraphQLOperations.Operation] = []
+    var fragments: [String: GraphQLOperations.Fragment] = [:]
+
+    mutating func read() throws(GraphQLLexer.Failure) {
+        while !tokens.atEnd {
+            let line = tokens.current.line
+            if tokens.current.kind == .punctuator("{") {
+                operations.append(.init(kind: "query", name: nil, selections: try selectionSet(), line: line))
+                continue
+            }
+            guard let keyword = tokens.name() else { throw tokens.fail("expected an operation or a fragment") }
+            switch keyword {
+            case "query", "mutation", "subscription":
+                let name = tokens.name()
+                try tokens.skipArguments()
+                try tokens.skipDirectives()
+                operations.append(.init(kind: keyword, name: name, selections: try selectionSet(), line: line))
+            case "fragment":
+                let name = try tokens.expectName("a fragment name")
+                guard tokens.takeKeyword("on") else { throw tokens.fail("expected 'on'") }
+                let condition = try tokens.expectName("a type name")
+                try tokens.skipDirectives()
+                fragments[name] = .init(name: name, typeCondition: condition, selections: try selectionSet(), line: line)
+            default:
+                throw tokens.fail("expected query, mutation, subscription or fragment")
+            }
+        }
+    }
+
+    mutating func selectionSet() throws(GraphQLLexer.Failure) -> [GraphQLOperations.Selection] {
+        try tokens.expect("{")
+        var selections: [GraphQLOperations.Selection] = []
+        while !tokens.take("}") {
+            let (line, column) = (tokens.current.line, tokens.current.column)
+            if tokens.take("...") {
+                if tokens.current.kind == .name("on") || tokens.current.kind == .punctuator("{") || tokens.current.kind == .punctuator("@") {
+                    let condition = tokens.takeKeyword("on") ? try tokens.expectName("a type name") : nil
+                    try tokens.skipDirectives()
+                    selections.append(.inline(typeCondition: condition, selections: try selectionSet(), line: line))
+                } else {
+                    selections.append(.spread(name: try tokens.expectName("a fragment name"), line: line))
+                    try tokens.skipDirectives()
+                }
+                continue
+            }
+            var name = try tokens.expectName("a field")
+            var alias: String?
+            if tokens.take(":") {
+                alias = name
+                name = try tokens.expectName("a field after the alias")
+            }
+            try tokens.skipArguments()
+            try tokens.skipDirectives()
+            let inner = tokens.current.kind == .punctuator("{") ? try selectionSet() : []
+            selections.append(.field(.init(alias: alias, name: name, selections: inner, line: line, column: column)))
+        }
+        return selections
+    }
+}
