@@ -29,10 +29,14 @@ extension CaptureLayout {
                     files.append(File(path: "\(service.name)/\(route.folder)/\(variant.name).\(ext)", bytes: variant.body, source: variant.bodyFile))
                 }
             }
+            if let document = route.operation?.document {
+                files.append(File(path: "\(service.name)/\(route.folder)/\(RouteLoader.operationDocument)", bytes: Array((document + "\n").utf8)))
+            }
             files.append(File(path: "\(service.name)/\(route.folder)/route.json", bytes: Array((CaptureLayout.routeJSON(route).serialized(pretty: true) + "\n").utf8)))
         }
         var serviceMembers: [(key: String, value: JSONValue)] = []
         if !service.basePath.isEmpty { serviceMembers.append(("basePath", .string(service.basePath))) }
+        if let path = service.graphqlPath { serviceMembers.append(("graphql", .object([("path", .string(path))]))) }
         serviceMembers.append(("description", .string("Captured from \(service.host)")))
         files.append(File(path: "\(service.name)/_service.json", bytes: Array((JSONValue.object(serviceMembers).serialized(pretty: true) + "\n").utf8)))
         return files
@@ -43,6 +47,7 @@ extension CaptureLayout {
 
     static func routeJSON(_ route: Route) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("method", .string(route.method)), ("path", .string(route.path))]
+        if let operation = route.operation { members = [("operation", .string(operation.name)), ("kind", .string(operation.kind))] }
         if let description = route.description { members.append(("description", .string(description))) }
         if let name = route.defaultVariant { members.append(("default", .string(name))) }
         if !route.headers.isEmpty { members.append(("headers", headersJSON(route.headers))) }
@@ -54,7 +59,7 @@ extension CaptureLayout {
         var members: [(key: String, value: JSONValue)] = []
         if !variant.when.isEmpty {
             var kinds: [(key: String, value: JSONValue)] = []
-            for (kind, key) in [("path", "path"), ("query", "query"), ("header", "headers"), ("body", "body")] {
+            for (kind, key) in [("path", "path"), ("query", "query"), ("header", "headers"), ("body", "body"), ("variables", "variables")] {
                 let items = variant.when.filter { $0.kind == kind }
                 if !items.isEmpty { kinds.append((key, .object(items.map { ($0.name, .string($0.value)) }))) }
             }
@@ -71,7 +76,11 @@ extension CaptureLayout {
     /// `service/route: 200, 404, 200-2` lines for the import's report.
     package var summary: [String] {
         services.flatMap { service in
-            service.routes.map { "\(service.name)/\($0.folder)  \($0.method) \(service.basePath)\($0.path == "/" && !service.basePath.isEmpty ? "" : $0.path)  variants: \($0.variants.map(\.name).joined(separator: ", "))" }
+            service.routes.map { route in
+                let target = route.operation.map { "\($0.kind.uppercased()) \(service.basePath)\(service.graphqlPath ?? "")#\($0.name)" }
+                    ?? "\(route.method) \(service.basePath)\(route.path == "/" && !service.basePath.isEmpty ? "" : route.path)"
+                return "\(service.name)/\(route.folder)  \(target)  variants: \(route.variants.map(\.name).joined(separator: ", "))"
+            }
         }
     }
 }

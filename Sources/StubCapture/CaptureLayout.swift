@@ -33,6 +33,8 @@ package struct CaptureLayout: Sendable {
         package var basePath: String
         /// Its routes, in capture order.
         package var routes: [Route]
+        /// The GraphQL endpoint's path after the basePath, when the host answered GraphQL.
+        package var graphqlPath: String? = nil
     }
 
     /// One route folder.
@@ -51,6 +53,8 @@ package struct CaptureLayout: Sendable {
         package var variants: [Variant]
         /// The first 2xx variant, served when no `when` holds.
         package var defaultVariant: String?
+        /// For GraphQL traffic: the operation's name, its kind and the document it was sent with.
+        package var operation: (name: String, kind: String, document: String?)? = nil
     }
 
     /// One variant: a body file (or none) and what selects it.
@@ -67,7 +71,7 @@ package struct CaptureLayout: Sendable {
         package var bodyFile: String? = nil
         /// Headers kept for this variant.
         package var headers: [(name: String, value: String)]
-        /// `(kind, name, value)`: kind is `path`, `query` or `body`.
+        /// `(kind, name, value)`: kind is `path`, `query`, `header`, `body` or `variables`.
         package var when: [(kind: String, name: String, value: String)]
     }
 
@@ -121,6 +125,11 @@ package struct CaptureLayout: Sendable {
         let contentType = exchange.requestHeaders.first { $0.name.lowercased() == "content-type" }?.value
         for (name, value) in BodyFields.parse(exchange.requestBody, contentType: contentType) where policy.isSecret(name) {
             report.note("request body field", name, value: value)
+        }
+        if GraphQLCapture.operation(of: exchange) != nil {
+            for (path, value) in GraphQLCapture.variables(of: exchange) where GraphQLCapture.isSecret(path, policy: policy) {
+                report.note("GraphQL variable", path, value: value)
+            }
         }
     }
 

@@ -59,8 +59,9 @@ struct RouteBuilder {
         let fewest = variants.map { $0.when.filter { $0.kind != "path" }.count }.min() ?? 0
         let plain = variants.filter { $0.when.filter { $0.kind != "path" }.count == fewest }
         let fallback = plain.count < variants.count ? (plain.first { (200...299).contains($0.status) } ?? plain.first)?.name : nil
-        var route = CaptureLayout.Route(folder: folder, method: group.method, path: path, description: sequenceHint(sequences),
+        var route = CaptureLayout.Route(folder: group.operation?.name ?? folder, method: group.method, path: path, description: sequenceHint(sequences),
                                         headers: [], variants: variants, defaultVariant: fallback ?? firstSuccess ?? variants.first?.name)
+        route.operation = group.operation
         hoistSharedHeaders(&route)
         return route
     }
@@ -103,6 +104,13 @@ struct RouteBuilder {
             guard !RouteBuilder.incidentalHeaders.contains(name), !name.hasPrefix("sec-"), !name.hasPrefix(":"), !policy.isSecret(name),
                   headers.insert(name).inserted else { continue }
             result.append(("header", name, header.value))
+        }
+        // An operation's requests differ by their variables (the query and name are the same).
+        if group.operation != nil {
+            for (path, value) in GraphQLCapture.variables(of: request) where !GraphQLCapture.isSecret(path, policy: policy) {
+                result.append(("variables", path, value))
+            }
+            return result
         }
         let contentType = request.requestHeaders.first { $0.name.lowercased() == "content-type" }?.value
         for (name, value) in BodyFields.parse(request.requestBody, contentType: contentType).sorted(by: { $0.key < $1.key }) where !policy.isSecret(name) {

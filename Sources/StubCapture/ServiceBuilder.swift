@@ -12,23 +12,36 @@ struct ServiceBuilder {
     let options: CaptureLayout.Options
     let policy: SecretPolicy
 
-    /// Requests of one method and path shape.
+    /// Requests of one method and path shape, or of one GraphQL operation.
     struct Group {
         var method: String
         var indices: [Int] = []
         var segments: [[String]] = []
         var parameters: [String?] = []
+        /// The operation, for a group of GraphQL requests.
+        var operation: (name: String, kind: String, document: String?)? = nil
     }
 
     func build(name: String, report: inout RedactionReport) -> CaptureLayout.Service {
         var order: [String] = []
         var groups: [String: Group] = [:]
+        // GraphQL requests to the host's first GraphQL endpoint are grouped by operation.
+        var endpoint: String?
         for (index, exchange) in exchanges.enumerated() {
             let segments = PathTemplating.segments(exchange.path)
-            let key = PathTemplating.shapeKey(method: exchange.method, segments: segments, templates: options.templates)
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: Group(method: exchange.method)].indices.append(index)
+            var key = PathTemplating.shapeKey(method: exchange.method, segments: segments, templates: options.templates)
+            let graphQL = GraphQLCapture.operation(of: exchange).flatMap { op in endpoint == nil || endpoint == exchange.path ? op : nil }
+            if let graphQL {
+                endpoint = exchange.path
+                key = "GRAPHQL \(graphQL.name)"
+            }
+            if groups[key] == nil {
+                order.append(key)
+                groups[key] = Group(method: exchange.method, operation: graphQL)
+            }
+            groups[key]?.indices.append(index)
             groups[key]?.segments.append(segments)
+            if groups[key]?.operation?.document == nil, let document = graphQL?.document { groups[key]?.operation?.document = document }
         }
         var all = order.compactMap { groups[$0] }
         for g in all.indices { all[g].parameters = PathTemplating.parameters(of: all[g].segments, templates: options.templates) }
@@ -46,7 +59,9 @@ struct ServiceBuilder {
         }
         // Sequence hints name the route; fix them now that folders are final.
         for r in routes.indices { routes[r].description = routes[r].description?.replacing("{route}", with: "\(name)/\(routes[r].folder)") }
-        return CaptureLayout.Service(name: name, host: host, basePath: prefix.isEmpty ? "" : "/" + prefix.joined(separator: "/"), routes: routes)
+        var service = CaptureLayout.Service(name: name, host: host, basePath: prefix.isEmpty ? "" : "/" + prefix.joined(separator: "/"), routes: routes)
+        if let endpoint { service.graphqlPath = "/" + PathTemplating.segments(endpoint).dropFirst(prefix.count).joined(separator: "/") }
+        return service
     }
 
     /// The literal segments every route starts with, never a route's last segment or a parameter;

@@ -143,6 +143,36 @@ import Testing
         #expect(bad.exitCode == 1)
         #expect(bad.stderr == "stubd: \(badFile.path): log.entries[0].response.status: expected a whole number, found a string\n")
     }
+
+    @Test func graphQLTrafficBecomesOneRoutePerOperation() async throws {
+        let (result, stubs, _) = try await importHAR(HARFixtures.graphQL)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(tree(stubs) == [
+            "api.example.com/GetUser/200-2.json", "api.example.com/GetUser/200.json", "api.example.com/GetUser/operation.graphql",
+            "api.example.com/GetUser/route.json", "api.example.com/Login/200.json", "api.example.com/Login/operation.graphql",
+            "api.example.com/Login/route.json", "api.example.com/_service.json", "api.example.com/get-health/200.json",
+            "api.example.com/get-health/route.json",
+        ], "\(tree(stubs))")
+        #expect(result.stdout.contains("api.example.com/GetUser  QUERY /graphql#GetUser  variants: 200, 200-2"), "\(result.stdout)")
+        var everything = ""
+        for file in tree(stubs) { everything += try String(contentsOf: stubs.appendingPathComponent(file), encoding: .utf8) }
+        for secret in ["hunter2-pw", "gql-s3cr3t-t0ken", "tok-9f8e7d"] {
+            #expect(!everything.contains(secret), "\(secret) was written")
+        }
+        let route = try String(contentsOf: stubs.appendingPathComponent("api.example.com/GetUser/route.json"), encoding: .utf8)
+        #expect(route.contains("\"operation\": \"GetUser\"") && route.contains("\"variables\": {"), "\(route)")
+        let check = try await Subprocess.run(Repository.stubdBinary, ["check", stubs.path])
+        #expect(check.exitCode == 0, "\(check.stdout)\(check.stderr)")
+        try await withServer(stubs: stubs) { server in
+            for (id, name) in [("1", "Jane"), ("2", "John")] {
+                let got = try await HTTPClient.fetch(server.url("/graphql"), method: "POST", headers: ["Content-Type": "application/json"],
+                                                     body: Data(#"{"operationName": "GetUser", "variables": {"id": "\#(id)"}}"#.utf8))
+                #expect(got.text.contains(name), "\(got.text)")
+            }
+            let health = try await HTTPClient.fetch(server.url("/health"))
+            #expect(health.status == 200)
+        }
+    }
 }
 
 /// Real captures: encoded query values, unusual methods, JSON under a text media type, encoded

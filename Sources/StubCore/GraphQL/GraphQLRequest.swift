@@ -132,6 +132,31 @@ package struct GraphQLRequest: Sendable, Equatable {
         }
     }
 
+    /// Every scalar variable by dotted path (`input.email`, `ids.0`), in the order sent: what a
+    /// capture's `when` conditions are made of.
+    package func flatVariables() -> [(path: String, value: String)] {
+        guard let range = variablesRange else { return [] }
+        let scanner = JSONScanner(variablesSource)
+        var out: [(path: String, value: String)] = []
+        func visit(_ range: Range<Int>, _ path: String) {
+            switch scanner.kind(of: range) {
+            case UInt8(ascii: "{"):
+                for (name, value) in scanner.members(of: range) ?? [] {
+                    guard let key = scanner.string(at: name) else { continue }
+                    visit(value, path.isEmpty ? key : "\(path).\(key)")
+                }
+            case UInt8(ascii: "["):
+                for (i, item) in (scanner.elements(of: range) ?? []).enumerated() { visit(item, "\(path).\(i)") }
+            case UInt8(ascii: "n"):
+                return
+            default:
+                if let text = scanner.text(at: [], in: range) { out.append((path, text)) }
+            }
+        }
+        visit(range, "")
+        return out
+    }
+
     /// The variable at a dotted path (`input.email`, `ids.0`): strings as their text, other
     /// scalars as written, objects and arrays as compact JSON; nil when absent or null.
     package func variable(_ path: String) -> String? {

@@ -141,4 +141,15 @@ extension HARFixtures {
       "response": {"status": 304, "headers": [], "content": {"mimeType": "", "size": 0}}}
     ]}}
     """#
+
+    /// An Apollo-style app's traffic: two GetUser queries told apart by a variable, a Login
+    /// mutation whose variables hold a password, and one REST call on the same host.
+    static let graphQL = ##"""
+    {"log": {"version": "1.2", "creator": {"name": "Proxyman", "version": "5.0"}, "entries": [
+    {"request": {"method": "POST", "url": "https://api.example.com/graphql", "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Authorization", "value": "Bearer gql-s3cr3t-t0ken"}], "queryString": [], "postData": {"mimeType": "application/json", "text": "{\"operationName\": \"GetUser\", \"query\": \"query GetUser($id: ID!) { user(id: $id) { id name } }\", \"variables\": {\"id\": \"1\"}}"}}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"data\": {\"user\": {\"id\": \"1\", \"name\": \"Jane\"}}}"}}},
+    {"request": {"method": "POST", "url": "https://api.example.com/graphql", "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Authorization", "value": "Bearer gql-s3cr3t-t0ken"}], "queryString": [], "postData": {"mimeType": "application/json", "text": "{\"operationName\": \"GetUser\", \"query\": \"query GetUser($id: ID!) { user(id: $id) { id name } }\", \"variables\": {\"id\": \"2\"}}"}}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"data\": {\"user\": {\"id\": \"2\", \"name\": \"John\"}}}"}}},
+    {"request": {"method": "POST", "url": "https://api.example.com/graphql", "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Authorization", "value": "Bearer gql-s3cr3t-t0ken"}], "queryString": [], "postData": {"mimeType": "application/json", "text": "{\"operationName\": \"Login\", \"query\": \"mutation Login($input: LoginInput!) { login(input: $input) { token } }\", \"variables\": {\"input\": {\"email\": \"jane@example.com\", \"password\": \"hunter2-pw\"}}}"}}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"data\": {\"login\": {\"token\": \"tok-9f8e7d\"}}}"}}},
+    {"request": {"method": "GET", "url": "https://api.example.com/health", "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Authorization", "value": "Bearer gql-s3cr3t-t0ken"}], "queryString": []}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"ok\": true}"}}}
+    ]}}
+    """##
 }
