@@ -5,15 +5,25 @@
 package struct GraphQLRequest: Sendable, Equatable {
     /// The operation's name: `operationName`, or else the first named operation in the document.
     package var operationName: String?
-    /// The query document, when sent (a persisted query may send only its hash).
-    package var query: String?
     /// The SHA-256 of the query in hex (`extensions.persistedQuery.sha256Hash`), for a client
     /// that sends persisted queries (Apollo's automatic persisted queries, or ids from an
     /// operation manifest).
     package var persistedHash: String?
-    /// The JSON text holding the `variables` object, and where the object is in it.
-    private var variablesSource: [UInt8] = []
+    /// The JSON text the request was read from, and where its parts are in it: the query's
+    /// string, and the `variables` object. Strings are made only when asked for.
+    private var source: [UInt8] = []
+    private var queryRange: Range<Int>?
+    private var queryText: String?
     private var variablesRange: Range<Int>?
+
+    /// The query document, when sent (a persisted query may send only its hash).
+    package var query: String? {
+        get { queryText ?? queryRange.flatMap { JSONScanner(source).string(at: $0) } }
+        set {
+            queryText = newValue
+            queryRange = nil
+        }
+    }
 
     /// What the body or the query string held: one operation, or a batch of them.
     package enum Parsed: Sendable, Equatable {
@@ -27,11 +37,19 @@ package struct GraphQLRequest: Sendable, Equatable {
         if method == "GET" { return parseGET(query).map { .single($0) } }
         guard !body.isEmpty else { return .failure(GraphQLFailure("expected a JSON body with a query or an operationName")) }
         let scanner = JSONScanner(body)
-        guard let whole = scanner.value(in: 0..<body.count) else { return .failure(GraphQLFailure("the body is not JSON")) }
-        switch scanner.kind(of: whole) {
+        let start = scanner.skippingSpace(from: 0)
+        switch scanner.kind(of: start..<body.count) {
         case UInt8(ascii: "{"):
-            return operation(scanner, whole).map { .single($0) }
+            // One walk over the object checks it and finds the members; only space may follow.
+            var request = GraphQLRequest(source: body)
+            var failure: GraphQLFailure?
+            guard let end = scanner.walkObject(from: start, { name, value in
+                if failure == nil { failure = request.take(name, value, scanner) }
+            }), scanner.skippingSpace(from: end) == body.count else { return .failure(GraphQLFailure("the body is not JSON")) }
+            if let failure { return .failure(failure) }
+            return completed(request).map { .single($0) }
         case UInt8(ascii: "["):
+            guard let whole = scanner.value(in: 0..<body.count) else { return .failure(GraphQLFailure("the body is not JSON")) }
             let items = scanner.elements(of: whole) ?? []
             guard !items.isEmpty else { return .failure(GraphQLFailure("an empty batch")) }
             var batch: [GraphQLRequest] = []
@@ -43,19 +61,22 @@ package struct GraphQLRequest: Sendable, Equatable {
             }
             return .success(.batch(batch))
         default:
+            guard let whole = scanner.value(in: 0..<body.count) else { return .failure(GraphQLFailure("the body is not JSON")) }
             return .failure(GraphQLFailure("expected a JSON object (or an array of them for a batch), found \(kindName(scanner.kind(of: whole)))"))
         }
     }
 
     private static func parseGET(_ query: [(name: String, value: String)]) -> Result<GraphQLRequest, GraphQLFailure> {
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
-        var request = GraphQLRequest(operationName: value("operationName").flatMap { $0.isEmpty ? nil : $0 }, query: value("query"))
+        var request = GraphQLRequest()
+        request.operationName = value("operationName").flatMap { $0.isEmpty ? nil : $0 }
+        request.queryText = value("query")
         if let text = value("variables"), !text.isEmpty {
             let bytes = Array(text.utf8), scanner = JSONScanner(bytes)
             guard let range = scanner.value(in: 0..<bytes.count), scanner.kind(of: range) == UInt8(ascii: "{") else {
                 return .failure(GraphQLFailure("the variables query parameter is not a JSON object"))
             }
-            (request.variablesSource, request.variablesRange) = (bytes, range)
+            (request.source, request.variablesRange) = (bytes, range)
         }
         if let text = value("extensions"), !text.isEmpty {
             let bytes = Array(text.utf8), scanner = JSONScanner(bytes)
@@ -71,31 +92,42 @@ package struct GraphQLRequest: Sendable, Equatable {
     }
 
     private static func operation(_ scanner: JSONScanner, _ range: Range<Int>) -> Result<GraphQLRequest, GraphQLFailure> {
-        guard let members = scanner.members(of: range) else {
+        guard scanner.kind(of: range) == UInt8(ascii: "{") else {
             return .failure(GraphQLFailure("expected a JSON object, found \(kindName(scanner.kind(of: range)))"))
         }
-        var request = GraphQLRequest()
-        for (key, value) in members {
-            let kind = scanner.kind(of: value)
-            if scanner.name(key, is: "query") || scanner.name(key, is: "operationName") {
-                let name = scanner.name(key, is: "query") ? "query" : "operationName"
-                if kind == UInt8(ascii: "n") { continue }
-                guard kind == UInt8(ascii: "\""), let text = scanner.string(at: value) else {
-                    return .failure(GraphQLFailure("\(name): expected a string, found \(kindName(kind))"))
-                }
-                if name == "query" { request.query = text } else { request.operationName = text.isEmpty ? nil : text }
-            } else if scanner.name(key, is: "variables") {
-                if kind == UInt8(ascii: "n") { continue }
-                guard kind == UInt8(ascii: "{") else { return .failure(GraphQLFailure("variables: expected an object, found \(kindName(kind))")) }
-                (request.variablesSource, request.variablesRange) = (scanner.bytes, value)
-            } else if scanner.name(key, is: "extensions"), kind == UInt8(ascii: "{") {
-                switch persistedHash(scanner, value) {
-                case .success(let hash): request.persistedHash = hash
-                case .failure(let failure): return .failure(failure)
-                }
+        var request = GraphQLRequest(source: scanner.bytes)
+        var failure: GraphQLFailure?
+        _ = scanner.walkObject(from: range.lowerBound) { name, value in
+            if failure == nil { failure = request.take(name, value, scanner) }
+        }
+        if let failure { return .failure(failure) }
+        return completed(request)
+    }
+
+    /// Takes one member of a request object; the failure says what was expected.
+    private mutating func take(_ name: Range<Int>, _ value: Range<Int>, _ scanner: JSONScanner) -> GraphQLFailure? {
+        let kind = scanner.kind(of: value)
+        if scanner.name(name, equals: "operationName") {
+            if kind == UInt8(ascii: "n") { return nil }
+            guard kind == UInt8(ascii: "\""), let text = scanner.string(at: value) else {
+                return GraphQLFailure("operationName: expected a string, found \(GraphQLRequest.kindName(kind))")
+            }
+            operationName = text.isEmpty ? nil : text
+        } else if scanner.name(name, equals: "query") {
+            if kind == UInt8(ascii: "n") { return nil }
+            guard kind == UInt8(ascii: "\"") else { return GraphQLFailure("query: expected a string, found \(GraphQLRequest.kindName(kind))") }
+            queryRange = value
+        } else if scanner.name(name, equals: "variables") {
+            if kind == UInt8(ascii: "n") { return nil }
+            guard kind == UInt8(ascii: "{") else { return GraphQLFailure("variables: expected an object, found \(GraphQLRequest.kindName(kind))") }
+            variablesRange = value
+        } else if scanner.name(name, equals: "extensions"), kind == UInt8(ascii: "{") {
+            switch GraphQLRequest.persistedHash(scanner, value) {
+            case .success(let hash): persistedHash = hash
+            case .failure(let failure): return failure
             }
         }
-        return completed(request)
+        return nil
     }
 
     /// `extensions.persistedQuery.sha256Hash`, lower-cased; nil when there is no persistedQuery.
@@ -114,7 +146,7 @@ package struct GraphQLRequest: Sendable, Equatable {
     private static func completed(_ sent: GraphQLRequest) -> Result<GraphQLRequest, GraphQLFailure> {
         var request = sent
         if request.operationName == nil, let query = request.query { request.operationName = GraphQLDocument.firstOperationName(in: query) }
-        guard request.query != nil || request.operationName != nil || request.persistedHash != nil else {
+        guard request.queryRange != nil || request.queryText != nil || request.operationName != nil || request.persistedHash != nil else {
             return .failure(GraphQLFailure("expected a query or an operationName"))
         }
         return .success(request)
@@ -136,7 +168,7 @@ package struct GraphQLRequest: Sendable, Equatable {
     /// capture's `when` conditions are made of.
     package func flatVariables() -> [(path: String, value: String)] {
         guard let range = variablesRange else { return [] }
-        let scanner = JSONScanner(variablesSource)
+        let scanner = JSONScanner(source)
         var out: [(path: String, value: String)] = []
         func visit(_ range: Range<Int>, _ path: String) {
             switch scanner.kind(of: range) {
@@ -150,7 +182,7 @@ package struct GraphQLRequest: Sendable, Equatable {
             case UInt8(ascii: "n"):
                 return
             default:
-                if let text = scanner.text(at: [], in: range) { out.append((path, text)) }
+                if let text = scanner.text(of: range) { out.append((path, text)) }
             }
         }
         visit(range, "")
@@ -161,7 +193,7 @@ package struct GraphQLRequest: Sendable, Equatable {
     /// scalars as written, objects and arrays as compact JSON; nil when absent or null.
     package func variable(_ path: String) -> String? {
         guard let range = variablesRange else { return nil }
-        return JSONScanner(variablesSource).text(at: path.split(separator: ".", omittingEmptySubsequences: false), in: range)
+        return JSONScanner(source).text(atDotted: path, in: range)
     }
 }
 

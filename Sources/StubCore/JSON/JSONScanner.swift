@@ -68,6 +68,58 @@ package struct JSONScanner {
         members(of: range)?.first { name($0.name, is: wanted) }?.value
     }
 
+    /// Calls `visit` with each member's name range (quotes included) and value range of the
+    /// object starting at `start`, allocating nothing; returns where the object ends, or nil when
+    /// it is not a well-formed object.
+    package func walkObject(from start: Int, _ visit: (_ name: Range<Int>, _ value: Range<Int>) -> Void) -> Int? {
+        bytes.withUnsafeBufferPointer { all -> Int? in
+            let end = all.count
+            var at = start
+            guard at < end, all[at] == UInt8(ascii: "{") else { return nil }
+            at += 1
+            skipSpace(all, &at, end)
+            if at < end && all[at] == UInt8(ascii: "}") { return at + 1 }
+            while at < end {
+                skipSpace(all, &at, end)
+                let keyStart = at
+                guard skipString(all, &at, end) else { return nil }
+                let name = keyStart..<at
+                skipSpace(all, &at, end)
+                guard at < end, all[at] == UInt8(ascii: ":") else { return nil }
+                at += 1
+                skipSpace(all, &at, end)
+                let valueStart = at
+                guard skipValue(all, &at, end, depth: 1) else { return nil }
+                visit(name, valueStart..<at)
+                skipSpace(all, &at, end)
+                guard at < end else { return nil }
+                if all[at] == UInt8(ascii: "}") { return at + 1 }
+                guard all[at] == UInt8(ascii: ",") else { return nil }
+                at += 1
+            }
+            return nil
+        }
+    }
+
+    /// Whether the member name at `range` (quotes included, no escapes) is exactly `wanted`.
+    package func name(_ range: Range<Int>, equals wanted: StaticString) -> Bool {
+        let count = wanted.utf8CodeUnitCount
+        guard range.count == count + 2 else { return false }
+        return bytes.withUnsafeBufferPointer { all in
+            for i in 0..<count where all[range.lowerBound + 1 + i] != wanted.utf8Start[i] { return false }
+            return true
+        }
+    }
+
+    /// The index of the first byte at or after `from` that is not white space.
+    package func skippingSpace(from: Int) -> Int {
+        bytes.withUnsafeBufferPointer { all in
+            var at = from
+            skipSpace(all, &at, all.count)
+            return at
+        }
+    }
+
     /// The elements' ranges of the array at `range`; nil when the value there is not an array.
     package func elements(of range: Range<Int>) -> [Range<Int>]? {
         bytes.withUnsafeBufferPointer { all -> [Range<Int>]? in
@@ -109,27 +161,59 @@ package struct JSONScanner {
     }
 
     /// The value at a dotted path under `range` (object members by name, array elements by index):
-    /// a string as its text, other scalars as written, objects and arrays as compact JSON.
-    package func text(at path: [Substring], in range: Range<Int>) -> String? {
+    /// a string as its text, other scalars as written, objects and arrays as compact JSON. Walks
+    /// the text once per step and allocates nothing until the value is found.
+    package func text(atDotted path: String, in range: Range<Int>) -> String? {
         var current = range
-        for key in path {
+        var remaining = path.utf8[...]
+        while true {
+            let dot = remaining.firstIndex(of: UInt8(ascii: "."))
+            let key = remaining[..<(dot ?? remaining.endIndex)]
             switch kind(of: current) {
             case UInt8(ascii: "{"):
-                guard let next = member(String(key), of: current) else { return nil }
+                var found: Range<Int>?
+                _ = walkObject(from: current.lowerBound) { name, value in
+                    if found == nil, self.name(name, matches: key) { found = value }
+                }
+                guard let next = found else { return nil }
                 current = next
             case UInt8(ascii: "["):
-                guard let index = Int(key), let items = elements(of: current), items.indices.contains(index) else { return nil }
+                guard let index = Int(Substring(key)), let items = elements(of: current), items.indices.contains(index) else { return nil }
                 current = items[index]
             default:
                 return nil
             }
+            guard let dot else { break }
+            remaining = remaining[remaining.index(after: dot)...]
         }
+        return text(of: current)
+    }
+
+    /// The value at `range` as text: a string unescaped, other scalars as written, objects and
+    /// arrays as compact JSON; nil for null.
+    package func text(of current: Range<Int>) -> String? {
         switch kind(of: current) {
         case UInt8(ascii: "\""): return string(at: current)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             return (try? JSONParser.parse(Array(bytes[current])))?.serialized()
         case UInt8(ascii: "n"): return nil
         default: return String(decoding: bytes[current], as: UTF8.self)
+        }
+    }
+
+    /// Whether the member name at `range` (quotes included) is `key`'s bytes; a name with escapes
+    /// is unescaped first.
+    private func name(_ range: Range<Int>, matches key: Substring.UTF8View) -> Bool {
+        let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
+        guard inner.count == key.count || bytes[inner].contains(UInt8(ascii: "\\")) else { return false }
+        if bytes[inner].contains(UInt8(ascii: "\\")) { return string(at: range).map { $0.utf8.elementsEqual(key) } ?? false }
+        return bytes.withUnsafeBufferPointer { all in
+            var i = inner.lowerBound
+            for byte in key {
+                if all[i] != byte { return false }
+                i += 1
+            }
+            return true
         }
     }
 
