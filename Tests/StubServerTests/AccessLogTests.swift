@@ -19,6 +19,16 @@ import Testing
         try body(fd, url)
     }
 
+    @Test func aGraphQLRequestsLineNamesItsOperationAndVariables() throws {
+        let body = Array(#"{"operationName": "GetUser", "query": "query GetUser($id: ID!) { user(id: $id) { id } }", "variables": {"id": "1"}}"#.utf8)
+        var r = RequestRecord(request: StubRequest(method: "POST", path: "/graphql", body: body), session: nil, routeID: "gql/user",
+                              variant: "200", status: 200, delayMs: 0, fault: nil, elapsedMs: 0.25, bodyBytes: body.count)
+        r.operation = "GetUser"
+        #expect(AccessLogLine.format(r, as: .text) == #"POST /graphql 200 gql/user [200] operation:GetUser variables:{"id":"1"} 0.3 ms"# + "\n")
+        let json = try #require(AccessLogLine.format(r, as: .json))
+        #expect(json.contains(#""operation":"GetUser","variables":"{\"id\":\"1\"}""#), "\(json)")
+    }
+
     @Test func aQuietServersLineIsWrittenWithoutWaitingForMore() throws {
         try withLogFile { fd, url in
             let log = try AccessLog(format: .text, fd: fd)

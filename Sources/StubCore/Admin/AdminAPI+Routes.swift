@@ -15,6 +15,8 @@ extension AdminAPI {
             ("name", .string(route.name)),
             ("method", .string(route.method)),
             ("path", .string(route.fullPath)),
+            ("operation", route.operation.map { .string($0) } ?? .null),
+            ("kind", route.operationKind.map { .string($0) } ?? .null),
             ("variants", .array(route.variants.map { v in
                 .object([("name", .string(v.name)), ("status", .number(Double(v.status))), ("fault", v.fault.map { .string($0.rawValue) } ?? .null)])
             })),

@@ -189,6 +189,11 @@ package struct GraphQLRequest: Sendable, Equatable {
         return out
     }
 
+    /// The `variables` object as compact JSON; nil when none were sent.
+    package var variablesJSON: String? {
+        variablesRange.flatMap { JSONScanner(source).text(of: $0) }
+    }
+
     /// The variable at a dotted path (`input.email`, `ids.0`): strings as their text, other
     /// scalars as written, objects and arrays as compact JSON; nil when absent or null.
     package func variable(_ path: String) -> String? {

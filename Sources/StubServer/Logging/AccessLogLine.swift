@@ -10,7 +10,7 @@ enum AccessLogLine {
         case .text:
             let outcome = r.fault.map { "fault:\($0.rawValue)" } ?? String(r.status)
             let target = r.proxied ? "proxied" : r.routeID.map { "\($0) [\(r.variant ?? "-")]" } ?? "-"
-            let operation = r.operation.map { " operation:\($0)" } ?? ""
+            let operation = r.operation.map { " operation:\($0)\(AccessLogLine.variables(r).map { " variables:\($0)" } ?? "")" } ?? ""
             let contract = r.contract.map { $0.isEmpty ? "" : " contract:\($0.count)" } ?? ""
             return "\(r.request.method) \(r.request.path)\(query) \(outcome) \(target)\(operation) \(ms) ms\(contract)\n"
         case .json:
@@ -19,7 +19,10 @@ enum AccessLogLine {
                 ("route", r.routeID.map { .string($0) } ?? .null), ("variant", r.variant.map { .string($0) } ?? .null),
                 ("status", .number(Double(r.status))), ("ms", .number(ms)),
             ]
-            if let operation = r.operation { members.append(("operation", .string(operation))) }
+            if let operation = r.operation {
+                members.append(("operation", .string(operation)))
+                if let variables = AccessLogLine.variables(r) { members.append(("variables", .string(variables))) }
+            }
             if let fault = r.fault { members.append(("fault", .string(fault.rawValue))) }
             if r.proxied { members.append(("proxied", .bool(true))) }
             if let contract = r.contract, !contract.isEmpty {
@@ -31,5 +34,14 @@ enum AccessLogLine {
         case .off:
             return nil
         }
+    }
+
+    /// A GraphQL request's variables as compact JSON (read from the body kept for the record);
+    /// nil when it sent none.
+    static func variables(_ r: RequestRecord) -> String? {
+        guard case .success(.single(let request)) = GraphQLRequest.parse(method: r.method, body: r.request.body, query: r.request.query) else {
+            return nil
+        }
+        return request.variablesJSON
     }
 }
