@@ -123,6 +123,47 @@ import Testing
     }
 }
 
+/// `record` in front of a GraphQL API: the recording has one route per operation, with its
+/// document and variants by variables, and serving it gives the same answers.
+@Suite struct GraphQLRecordTests {
+    @Test func recordingAGraphQLAppSplitsItByOperation() async throws {
+        let upstream = try StubServer(stubsAt: Repository.shippedStubs)
+        defer { upstream.stop() }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-rec-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let recorder = try RunningDaemon(arguments: ["record", "--upstream", upstream.baseURL.absoluteString, "--stubs", out.path,
+                                                     "--host", "127.0.0.1", "--port", "0"])
+        let bodies = [
+            #"{"operationName": "GetUser", "query": "query GetUser($id: ID!) { user(id: $id) { id name email } }", "variables": {"id": "1"}}"#,
+            #"{"operationName": "GetUser", "query": "query GetUser($id: ID!) { user(id: $id) { id name email } }", "variables": {"id": "5"}}"#,
+            #"{"operationName": "CreateUser", "query": "mutation CreateUser($input: CreateUserInput!) { createUser(input: $input) { id } }", "variables": {"input": {"email": "not-an-email", "password": "hunter2-pw"}}}"#,
+        ]
+        for body in bodies {
+            let got = try await Curl.run(["-s", "-H", "Content-Type: application/json", "--data", body, recorder.baseURL + "/graphql"])
+            #expect(got.exitCode == 0 && got.stdout.contains("data"), "\(got.stdout)")
+        }
+        let stopped = recorder.terminate(signal: SIGTERM)
+        #expect(stopped.status == 0)
+        let service = "127.0.0.1-\(upstream.port)"
+        #expect(stopped.stdout.contains("\(service)/GetUser  QUERY /graphql#GetUser  variants: 200, 200-2"), "\(stopped.stdout)")
+        #expect(stopped.stdout.contains("\(service)/CreateUser  MUTATION /graphql#CreateUser  variants: 200"), "\(stopped.stdout)")
+        let document = try String(contentsOf: out.appendingPathComponent("\(service)/GetUser/operation.graphql"), encoding: .utf8)
+        #expect(document.contains("query GetUser($id: ID!)"))
+        var everything = ""
+        for file in FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String] ?? [] where !file.hasSuffix("/") {
+            everything += (try? String(contentsOf: out.appendingPathComponent(file), encoding: .utf8)) ?? ""
+        }
+        #expect(!everything.isEmpty && !everything.contains("hunter2-pw"))
+        try await withServer(stubs: out) { replay in
+            for body in bodies.prefix(2) {
+                let recorded = try await HTTPClient.fetch(replay.url("/graphql"), method: "POST", headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+                let real = try await HTTPClient.fetch(upstream.url("/graphql"), method: "POST", headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+                #expect(try JSONSerialization.jsonObject(with: recorded.body) as? NSObject == JSONSerialization.jsonObject(with: real.body) as? NSObject, "\(body)")
+            }
+        }
+    }
+}
+
 /// The proxy under load and against a hostile path: no thread or per-host queue per waiting
 /// request, bodies bounded, and paths kept under the upstream's base path.
 @Suite struct ProxyLimitsTests {
