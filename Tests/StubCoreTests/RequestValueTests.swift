@@ -125,3 +125,18 @@ import Testing
         #expect(SHA256.hex(text) == hex)
     }
 }
+
+@Suite struct PersistedQueriesTests {
+    @Test func theStoreStaysWithinItsCountAndBytesOldestFirst() {
+        let store = PersistedQueries(capacity: 3, byteCapacity: 100)
+        for i in 0..<5 { store.remember("query Q\(i) { a }", hash: "h\(i)") }
+        #expect(store.counts.queries == 3)
+        #expect(store.query(for: "h0") == nil && store.query(for: "h1") == nil && store.query(for: "h4") == "query Q4 { a }")
+        store.remember(String(repeating: "x", count: 90), hash: "big")
+        #expect(store.counts.bytes <= 100 && store.query(for: "big") != nil && store.query(for: "h2") == nil)
+        store.remember(String(repeating: "y", count: 101), hash: "huge")
+        #expect(store.query(for: "huge") == nil)
+        for i in 0..<1000 { store.remember("q\(i)", hash: "k\(i)") }
+        #expect(store.counts.queries == 3 && store.query(for: "k999") == "q999")
+    }
+}
