@@ -140,3 +140,32 @@ import Testing
         #expect(store.counts.queries == 3 && store.query(for: "k999") == "q999")
     }
 }
+
+/// The scanner accepts exactly what the parser accepts, on well-formed and broken JSON alike.
+@Suite struct JSONScannerTests {
+    @Test(arguments: [
+        #"{}"#, #"[]"#, #"{"a": 1}"#, #" {"a": [1, 2.5e-3, -0, true, false, null, "x\"y\u00e9"]} "#, #""\ud83d\ude00""#,
+        #"{"a": }"#, #"{"a" 1}"#, #"{"a": 1,}"#, #"[1,]"#, #"[01]"#, #"[1.]"#, #"[-]"#, #"["\x"]"#, #"["\u12"]"#, #"{"a": tru}"#,
+        "[\"a\nb\"]", #"{"a": 1} x"#, #"{"#, #"[[[[]]]]"#, #"{"a": {"b": {"c": [{}]}}}"#, "", " ", #"1e5"#, #""unterminated"#,
+        String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+    ])
+    func acceptsWhatTheParserAccepts(text: String) {
+        let bytes = Array(text.utf8)
+        let parsed = (try? JSONParser.parse(bytes)) != nil
+        let scanned = JSONScanner(bytes).value(in: 0..<bytes.count) != nil
+        #expect(parsed == scanned, "\(text.prefix(40)): parser \(parsed), scanner \(scanned)")
+    }
+
+    @Test func valuesAreFoundByDottedPath() {
+        let bytes = Array(#"{"input": {"email": "a@b", "tags": ["x", {"k": 2}], "n": null, "e\u0073c": "yes"}}"#.utf8)
+        let scanner = JSONScanner(bytes)
+        let all = 0..<bytes.count
+        #expect(scanner.text(atDotted: "input.email", in: all) == "a@b")
+        #expect(scanner.text(atDotted: "input.tags.1.k", in: all) == "2")
+        #expect(scanner.text(atDotted: "input.tags", in: all) == #"["x",{"k":2}]"#)
+        #expect(scanner.text(atDotted: "input.n", in: all) == nil)
+        #expect(scanner.text(atDotted: "input.esc", in: all) == "yes")
+        #expect(scanner.text(atDotted: "input.missing", in: all) == nil)
+        #expect(scanner.text(atDotted: "input.tags.9", in: all) == nil)
+    }
+}
