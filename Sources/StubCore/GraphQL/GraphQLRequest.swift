@@ -106,22 +106,24 @@ package struct GraphQLRequest: Sendable, Equatable {
 
     /// Takes one member of a request object; the failure says what was expected.
     private mutating func take(_ name: Range<Int>, _ value: Range<Int>, _ scanner: JSONScanner) -> GraphQLFailure? {
+        // Names are told apart by length first: one comparison per member, not four.
+        guard name.count == 7 || name.count == 11 || name.count == 12 || name.count == 15 else { return nil }
         let kind = scanner.kind(of: value)
-        if scanner.name(name, equals: "operationName") {
+        if name.count == 15, scanner.name(name, equals: "operationName") {
             if kind == UInt8(ascii: "n") { return nil }
             guard kind == UInt8(ascii: "\""), let text = scanner.string(at: value) else {
                 return GraphQLFailure("operationName: expected a string, found \(GraphQLRequest.kindName(kind))")
             }
             operationName = text.isEmpty ? nil : text
-        } else if scanner.name(name, equals: "query") {
+        } else if name.count == 7, scanner.name(name, equals: "query") {
             if kind == UInt8(ascii: "n") { return nil }
             guard kind == UInt8(ascii: "\"") else { return GraphQLFailure("query: expected a string, found \(GraphQLRequest.kindName(kind))") }
             queryRange = value
-        } else if scanner.name(name, equals: "variables") {
+        } else if name.count == 11, scanner.name(name, equals: "variables") {
             if kind == UInt8(ascii: "n") { return nil }
             guard kind == UInt8(ascii: "{") else { return GraphQLFailure("variables: expected an object, found \(GraphQLRequest.kindName(kind))") }
             variablesRange = value
-        } else if scanner.name(name, equals: "extensions"), kind == UInt8(ascii: "{") {
+        } else if name.count == 12, scanner.name(name, equals: "extensions"), kind == UInt8(ascii: "{") {
             switch GraphQLRequest.persistedHash(scanner, value) {
             case .success(let hash): persistedHash = hash
             case .failure(let failure): return failure

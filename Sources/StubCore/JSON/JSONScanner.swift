@@ -105,10 +105,13 @@ package struct JSONScanner {
     package func name(_ range: Range<Int>, equals wanted: StaticString) -> Bool {
         let count = wanted.utf8CodeUnitCount
         guard range.count == count + 2 else { return false }
-        return bytes.withUnsafeBufferPointer { all in
-            for i in 0..<count where all[range.lowerBound + 1 + i] != wanted.utf8Start[i] { return false }
-            return true
+        let start = wanted.utf8Start
+        var at = range.lowerBound + 1
+        for i in 0..<count {
+            if bytes[at] != start[i] { return false }
+            at += 1
         }
+        return true
     }
 
     /// The index of the first byte at or after `from` that is not white space.
@@ -225,7 +228,13 @@ package struct JSONScanner {
         guard at < end, all[at] == UInt8(ascii: "\"") else { return false }
         at += 1
         while at < end {
-            let b = all[at]
+            // The common bytes, in a tight loop: anything but a quote, a backslash or a control.
+            var b = all[at]
+            while b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") && b >= 0x20 {
+                at += 1
+                guard at < end else { return false }
+                b = all[at]
+            }
             if b == UInt8(ascii: "\"") {
                 at += 1
                 return true
