@@ -32,15 +32,25 @@ package struct GraphQLEndpoints: Sendable {
             if operations[route.fullPath]?[name] == nil { operations[route.fullPath, default: [:]][name] = index }
             services[route.fullPath] = route.service
         }
-        byPath = operations.reduce(into: [:]) {
+        let table = operations.reduce(into: [String: Endpoint]()) {
             $0[$1.key] = Endpoint(service: services[$1.key] ?? nil, operations: $1.value, manifest: manifests[$1.key] ?? [:])
         }
+        byPath = table
+        paths = table.keys.sorted()
+        endpoints = paths.map { table[$0]! }
     }
 
-    /// The endpoint at `path`; most catalogs have none, and then nothing is compared.
+    /// The endpoint at `path`. Every request asks, so a catalog's few endpoints are compared by
+    /// length first, without hashing the path.
     package func endpoint(at path: String) -> Endpoint? {
-        byPath.isEmpty ? nil : byPath[path]
+        guard !paths.isEmpty else { return nil }
+        let length = path.utf8.count
+        for (i, candidate) in paths.enumerated() where candidate.utf8.count == length && candidate == path { return endpoints[i] }
+        return nil
     }
+
+    private let paths: [String]
+    private let endpoints: [Endpoint]
 
     /// GraphQL's own error shape, for the errors of a service that sets no `errorEnvelope`.
     package static let errorEnvelope = ErrorEnvelope(template: .object([

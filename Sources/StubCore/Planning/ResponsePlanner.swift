@@ -60,7 +60,7 @@ package struct ResponsePlanner: Sendable {
             return held
         }
         var view = RequestView(request, template: route.template)
-        view.graphQL = graphQL
+        if let graphQL { view.graphQL = graphQL }
         let chosen: (index: Int, selection: ResponsePlan.Selection)
         switch choose(route, controls: controls, decision: decision, view: &view) {
         case .success(let c): chosen = c
@@ -81,7 +81,7 @@ package struct ResponsePlanner: Sendable {
         plan.route = route
         plan.variantName = variant.name
         plan.selection = chosen.selection
-        plan.operation = graphQL?.operationName
+        if let graphQL { plan.operation = graphQL.operationName }
         return plan
     }
 

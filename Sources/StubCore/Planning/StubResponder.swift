@@ -141,7 +141,7 @@ package final class StubResponder: Sendable {
         }
         record.route = plan.route
         record.proxied = plan.proxied
-        record.operation = plan.operation
+        if let operation = plan.operation { record.operation = operation }
         record.stream = stream
         record.clientGone = clientGone || stream?.clientGone == true
         record.contract = plan.contract

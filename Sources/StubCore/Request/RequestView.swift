@@ -5,8 +5,18 @@ struct RequestView {
     let head: any RequestHead
     private let parameters: PathParameters
     private var fields: [String: String]?
-    /// The GraphQL operation the request carries, for an operation route.
-    var graphQL: GraphQLRequest?
+    /// The GraphQL operation the request carries, for an operation route. Kept behind a
+    /// reference: a view is made for every request, and most carry none.
+    var graphQL: GraphQLRequest? {
+        get { graphQLBox?.request }
+        set { graphQLBox = newValue.map(GraphQLBox.init) }
+    }
+    private var graphQLBox: GraphQLBox?
+
+    private final class GraphQLBox {
+        let request: GraphQLRequest
+        init(_ request: GraphQLRequest) { self.request = request }
+    }
 
     /// A view of a request matched to `template`.
     init(_ head: any RequestHead, template: PathTemplate) {
