@@ -13,11 +13,11 @@ package struct JSONScanner {
     package func value(in range: Range<Int>) -> Range<Int>? {
         bytes.withUnsafeBufferPointer { all in
             var at = range.lowerBound
-            skipSpace(all, &at, range.upperBound)
+            JSONScanner.skipSpace(all, &at, range.upperBound)
             let start = at
-            guard skipValue(all, &at, range.upperBound, depth: 0) else { return nil }
+            guard JSONScanner.skipValue(all, &at, range.upperBound, depth: 0) else { return nil }
             let end = at
-            skipSpace(all, &at, range.upperBound)
+            JSONScanner.skipSpace(all, &at, range.upperBound)
             return at == range.upperBound ? start..<end : nil
         }
     }
@@ -30,21 +30,21 @@ package struct JSONScanner {
             guard at < range.upperBound, all[at] == UInt8(ascii: "{") else { return nil }
             at += 1
             var found: [(name: Range<Int>, value: Range<Int>)] = []
-            skipSpace(all, &at, range.upperBound)
+            JSONScanner.skipSpace(all, &at, range.upperBound)
             if at < range.upperBound && all[at] == UInt8(ascii: "}") { return found }
             while at < range.upperBound {
-                skipSpace(all, &at, range.upperBound)
+                JSONScanner.skipSpace(all, &at, range.upperBound)
                 let keyStart = at
-                guard skipString(all, &at, range.upperBound) else { return nil }
+                guard JSONScanner.skipString(all, &at, range.upperBound) else { return nil }
                 let name = keyStart..<at
-                skipSpace(all, &at, range.upperBound)
+                JSONScanner.skipSpace(all, &at, range.upperBound)
                 guard at < range.upperBound, all[at] == UInt8(ascii: ":") else { return nil }
                 at += 1
-                skipSpace(all, &at, range.upperBound)
+                JSONScanner.skipSpace(all, &at, range.upperBound)
                 let valueStart = at
-                guard skipValue(all, &at, range.upperBound, depth: 1) else { return nil }
+                guard JSONScanner.skipValue(all, &at, range.upperBound, depth: 1) else { return nil }
                 found.append((name, valueStart..<at))
-                skipSpace(all, &at, range.upperBound)
+                JSONScanner.skipSpace(all, &at, range.upperBound)
                 guard at < range.upperBound else { return nil }
                 if all[at] == UInt8(ascii: "}") { return found }
                 guard all[at] == UInt8(ascii: ",") else { return nil }
@@ -77,21 +77,21 @@ package struct JSONScanner {
             var at = start
             guard at < end, all[at] == UInt8(ascii: "{") else { return nil }
             at += 1
-            skipSpace(all, &at, end)
+            JSONScanner.skipSpace(all, &at, end)
             if at < end && all[at] == UInt8(ascii: "}") { return at + 1 }
             while at < end {
-                skipSpace(all, &at, end)
+                JSONScanner.skipSpace(all, &at, end)
                 let keyStart = at
-                guard skipString(all, &at, end) else { return nil }
+                guard JSONScanner.skipString(all, &at, end) else { return nil }
                 let name = keyStart..<at
-                skipSpace(all, &at, end)
+                JSONScanner.skipSpace(all, &at, end)
                 guard at < end, all[at] == UInt8(ascii: ":") else { return nil }
                 at += 1
-                skipSpace(all, &at, end)
+                JSONScanner.skipSpace(all, &at, end)
                 let valueStart = at
-                guard skipValue(all, &at, end, depth: 1) else { return nil }
+                guard JSONScanner.skipValue(all, &at, end, depth: 1) else { return nil }
                 visit(name, valueStart..<at)
-                skipSpace(all, &at, end)
+                JSONScanner.skipSpace(all, &at, end)
                 guard at < end else { return nil }
                 if all[at] == UInt8(ascii: "}") { return at + 1 }
                 guard all[at] == UInt8(ascii: ",") else { return nil }
@@ -118,7 +118,7 @@ package struct JSONScanner {
     package func skippingSpace(from: Int) -> Int {
         bytes.withUnsafeBufferPointer { all in
             var at = from
-            skipSpace(all, &at, all.count)
+            JSONScanner.skipSpace(all, &at, all.count)
             return at
         }
     }
@@ -130,14 +130,14 @@ package struct JSONScanner {
             guard at < range.upperBound, all[at] == UInt8(ascii: "[") else { return nil }
             at += 1
             var found: [Range<Int>] = []
-            skipSpace(all, &at, range.upperBound)
+            JSONScanner.skipSpace(all, &at, range.upperBound)
             if at < range.upperBound && all[at] == UInt8(ascii: "]") { return found }
             while at < range.upperBound {
-                skipSpace(all, &at, range.upperBound)
+                JSONScanner.skipSpace(all, &at, range.upperBound)
                 let start = at
-                guard skipValue(all, &at, range.upperBound, depth: 1) else { return nil }
+                guard JSONScanner.skipValue(all, &at, range.upperBound, depth: 1) else { return nil }
                 found.append(start..<at)
-                skipSpace(all, &at, range.upperBound)
+                JSONScanner.skipSpace(all, &at, range.upperBound)
                 guard at < range.upperBound else { return nil }
                 if all[at] == UInt8(ascii: "]") { return found }
                 guard all[at] == UInt8(ascii: ",") else { return nil }
@@ -220,11 +220,11 @@ package struct JSONScanner {
         }
     }
 
-    private func skipSpace(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) {
+    private static func skipSpace(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) {
         while at < end, all[at] == 0x20 || all[at] == 0x0A || all[at] == 0x0D || all[at] == 0x09 { at += 1 }
     }
 
-    private func skipString(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
+    private static func skipString(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
         guard at < end, all[at] == UInt8(ascii: "\"") else { return false }
         at += 1
         while at < end {
@@ -257,31 +257,31 @@ package struct JSONScanner {
         return false
     }
 
-    private func skipValue(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int, depth: Int) -> Bool {
+    private static func skipValue(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int, depth: Int) -> Bool {
         guard at < end, depth < JSONScanner.maxDepth else { return false }
         switch all[at] {
         case UInt8(ascii: "\""):
-            return skipString(all, &at, end)
+            return JSONScanner.skipString(all, &at, end)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             let close = all[at] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
             let isObject = close == UInt8(ascii: "}")
             at += 1
-            skipSpace(all, &at, end)
+            JSONScanner.skipSpace(all, &at, end)
             if at < end && all[at] == close {
                 at += 1
                 return true
             }
             while at < end {
-                skipSpace(all, &at, end)
+                JSONScanner.skipSpace(all, &at, end)
                 if isObject {
-                    guard skipString(all, &at, end) else { return false }
-                    skipSpace(all, &at, end)
+                    guard JSONScanner.skipString(all, &at, end) else { return false }
+                    JSONScanner.skipSpace(all, &at, end)
                     guard at < end, all[at] == UInt8(ascii: ":") else { return false }
                     at += 1
-                    skipSpace(all, &at, end)
+                    JSONScanner.skipSpace(all, &at, end)
                 }
-                guard skipValue(all, &at, end, depth: depth + 1) else { return false }
-                skipSpace(all, &at, end)
+                guard JSONScanner.skipValue(all, &at, end, depth: depth + 1) else { return false }
+                JSONScanner.skipSpace(all, &at, end)
                 guard at < end else { return false }
                 if all[at] == close {
                     at += 1
@@ -291,15 +291,15 @@ package struct JSONScanner {
                 at += 1
             }
             return false
-        case UInt8(ascii: "t"): return skipWord("true", all, &at, end)
-        case UInt8(ascii: "f"): return skipWord("false", all, &at, end)
-        case UInt8(ascii: "n"): return skipWord("null", all, &at, end)
+        case UInt8(ascii: "t"): return JSONScanner.skipWord("true", all, &at, end)
+        case UInt8(ascii: "f"): return JSONScanner.skipWord("false", all, &at, end)
+        case UInt8(ascii: "n"): return JSONScanner.skipWord("null", all, &at, end)
         default:
-            return skipNumber(all, &at, end)
+            return JSONScanner.skipNumber(all, &at, end)
         }
     }
 
-    private func skipWord(_ word: StaticString, _ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
+    private static func skipWord(_ word: StaticString, _ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
         let count = word.utf8CodeUnitCount
         guard end - at >= count else { return false }
         for i in 0..<count where all[at + i] != word.utf8Start[i] { return false }
@@ -308,7 +308,7 @@ package struct JSONScanner {
     }
 
     /// RFC 8259's number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-    private func skipNumber(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
+    private static func skipNumber(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
         func digits() -> Int {
             let start = at
             while at < end, all[at] >= 0x30 && all[at] <= 0x39 { at += 1 }
