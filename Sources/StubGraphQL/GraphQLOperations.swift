@@ -42,17 +42,9 @@ package struct GraphQLOperations: Sendable {
 
     /// Reads an executable document; the failure names the line and column.
     package static func parse(_ text: String, file: String) -> Result<GraphQLOperations, GraphQLDocumentError> {
-        switch GraphQLLexer.tokens(text) {
-        case .failure(let f): return .failure(GraphQLDocumentError(file: file, line: f.line, column: f.column, message: f.message))
-        case .success(let tokens):
-            var reader = OperationReader(tokens: GraphQLTokens(tokens))
-            do {
-                try reader.read()
-            } catch {
-                return .failure(GraphQLDocumentError(file: file, line: error.line, column: error.column, message: error.message))
-            }
-            return .success(GraphQLOperations(file: file, operations: reader.operations, fragments: reader.fragments))
-        }
+        GraphQLLexer.read(text, file: file, make: { OperationReader(tokens: $0) }) { (reader: inout OperationReader) throws(GraphQLLexer.Failure) in
+            try reader.read()
+        }.map { GraphQLOperations(file: file, operations: $0.operations, fragments: $0.fragments) }
     }
 }
 

@@ -39,18 +39,12 @@ package struct GraphQLSchema: Sendable {
 
     /// Reads SDL; the failure names the line and column.
     package static func parse(_ text: String, file: String) -> Result<GraphQLSchema, GraphQLDocumentError> {
-        switch GraphQLLexer.tokens(text) {
-        case .failure(let f): return .failure(GraphQLDocumentError(file: file, line: f.line, column: f.column, message: f.message))
-        case .success(let tokens):
-            var reader = SchemaReader(tokens: GraphQLTokens(tokens))
-            do {
-                try reader.read()
-            } catch {
-                return .failure(GraphQLDocumentError(file: file, line: error.line, column: error.column, message: error.message))
-            }
+        GraphQLLexer.read(text, file: file, make: { SchemaReader(tokens: $0) }) { (reader: inout SchemaReader) throws(GraphQLLexer.Failure) in
+            try reader.read()
+        }.map { reader in
             var schema = GraphQLSchema(file: file, types: reader.types, roots: reader.roots)
             schema.linkPossibleTypes()
-            return .success(schema)
+            return schema
         }
     }
 

@@ -94,10 +94,8 @@ import Testing
     @Test func recordCommandWritesARunAndServingItGivesTheSameAnswers() async throws {
         let upstream = try StubServer(stubsAt: Repository.shippedStubs)
         defer { upstream.stop() }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-rec-\(UUID().uuidString)")
+        let (recorder, out) = try RunningDaemon.recording(upstream)
         defer { try? FileManager.default.removeItem(at: out) }
-        let recorder = try RunningDaemon(arguments: ["record", "--upstream", upstream.baseURL.absoluteString, "--stubs", out.path,
-                                                     "--host", "127.0.0.1", "--port", "0"])
         let paths = ["/api/v1/users/1", "/api/v1/users/2", "/api/v1/users/999", "/api/v1/users?page=2", "/api/v1/users"]
         for path in paths {
             let got = try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer sekret-token-123456", recorder.baseURL + path])
@@ -129,10 +127,8 @@ import Testing
     @Test func recordingAGraphQLAppSplitsItByOperation() async throws {
         let upstream = try StubServer(stubsAt: Repository.shippedStubs)
         defer { upstream.stop() }
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-rec-\(UUID().uuidString)")
+        let (recorder, out) = try RunningDaemon.recording(upstream)
         defer { try? FileManager.default.removeItem(at: out) }
-        let recorder = try RunningDaemon(arguments: ["record", "--upstream", upstream.baseURL.absoluteString, "--stubs", out.path,
-                                                     "--host", "127.0.0.1", "--port", "0"])
         let bodies = [
             #"{"operationName": "GetUser", "query": "query GetUser($id: ID!) { user(id: $id) { id name email } }", "variables": {"id": "1"}}"#,
             #"{"operationName": "GetUser", "query": "query GetUser($id: ID!) { user(id: $id) { id name email } }", "variables": {"id": "5"}}"#,
@@ -226,5 +222,15 @@ import Testing
             // The upstream saw the path under its base (/fast/big), not /big (that one was the first test's).
             #expect(upstream.journal().map(\.request.path) == ["/big", "/fast/big"], "\(upstream.journal().map(\.request.path))")
         }
+    }
+}
+
+extension RunningDaemon {
+    /// `stubd record` in front of `upstream`, writing into a new temporary folder (returned).
+    static func recording(_ upstream: StubServer) throws -> (RunningDaemon, URL) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-rec-\(UUID().uuidString)")
+        let recorder = try RunningDaemon(arguments: ["record", "--upstream", upstream.baseURL.absoluteString, "--stubs", out.path,
+                                                     "--host", "127.0.0.1", "--port", "0"])
+        return (recorder, out)
     }
 }

@@ -144,17 +144,10 @@ package struct GraphQLEndpoints: Sendable {
 
     /// An operation answered by two routes of one endpoint is a problem.
     static func reportDuplicates(_ routes: [Route], log: ProblemLog) {
-        var seen: [String: Route] = [:]
-        for route in routes {
-            guard let name = route.operation else { continue }
-            let key = "\(route.fullPath) \(name)"
-            if let first = seen[key] {
-                log.add("\(route.id)/route.json", "operation",
-                        "operation \(name) at \(route.fullPath) is answered twice: by \(first.id)/ and by \(route.id)/; expected one route per operation")
-            } else {
-                seen[key] = route
-            }
-        }
+        StubLoader.reportRepeats(routes, log: log, at: "operation", key: { route in route.operation.map { "\(route.fullPath) \($0)" } },
+                                 message: { first, route in
+            "operation \(route.operation ?? "") at \(route.fullPath) is answered twice: by \(first.id)/ and by \(route.id)/; expected one route per operation"
+        })
     }
 }
 

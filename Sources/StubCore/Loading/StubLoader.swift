@@ -64,19 +64,24 @@ package enum StubLoader {
     }
 
     private static func reportDuplicates(_ routes: [Route], log: ProblemLog) {
-        var seen: [String: Route] = [:]
         GraphQLEndpoints.reportDuplicates(routes, log: log)
-        for route in routes where route.operation == nil {
+        reportRepeats(routes.filter { $0.operation == nil }, log: log, at: "", key: { route in
             let shape = route.template.segments.map { seg -> String in
                 if case .literal(let l) = seg { return l } else { return "{}" }
             }.joined(separator: "/")
-            let key = "\(route.method) /\(shape)"
-            if let first = seen[key] {
-                log.add("\(route.id)/route.json", "",
-                        "\(route.method) \(route.fullPath) is defined twice: in \(first.id)/ and in \(route.id)/; expected one route per method and path")
-            } else {
-                seen[key] = route
-            }
+            return "\(route.method) /\(shape)"
+        }, message: { first, route in
+            "\(route.method) \(route.fullPath) is defined twice: in \(first.id)/ and in \(route.id)/; expected one route per method and path"
+        })
+    }
+
+    /// Reports each route whose `key` an earlier route already has, in its route.json at `path`.
+    static func reportRepeats(_ routes: [Route], log: ProblemLog, at path: String, key: (Route) -> String?,
+                              message: (_ first: Route, _ route: Route) -> String) {
+        var seen: [String: Route] = [:]
+        for route in routes {
+            guard let key = key(route) else { continue }
+            if let first = seen[key] { log.add("\(route.id)/route.json", path, message(first, route)) } else { seen[key] = route }
         }
     }
 
