@@ -169,3 +169,37 @@ import Testing
         #expect(scanner.text(atDotted: "input.tags.9", in: all) == nil)
     }
 }
+
+/// What an attacker sends to a GraphQL endpoint: truncated, mutated and random bodies and
+/// documents are answered with a failure or a request, never a crash, and agree with JSONParser
+/// on whether the body is JSON at all.
+@Suite struct GraphQLHostileInputTests {
+    @Test func truncatedMutatedAndRandomBodiesNeverCrash() {
+        var rng = SystemRandomNumberGenerator()
+        let valid = Array(#"{"operationName": "GetUser", "query": "query GetUser($id: ID!) { user(id: $id) { id } } # c \"s\"", "variables": {"id": "1", "ids": [1, 2.5e3, {"a": null}]}, "extensions": {"persistedQuery": {"version": 1, "sha256Hash": "ab"}}}"#.utf8)
+        var inputs: [[UInt8]] = (0...valid.count).map { Array(valid.prefix($0)) }
+        for _ in 0..<2000 {
+            var mutated = valid
+            for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                mutated[Int.random(in: 0..<mutated.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            inputs.append(mutated)
+            inputs.append((0..<Int.random(in: 0...64, using: &rng)).map { _ in Array("{}[]\",:\\u0123 aenrtlfs".utf8).randomElement(using: &rng)! })
+        }
+        var accepted = 0
+        for body in inputs {
+            let result = GraphQLRequest.parse(method: "POST", body: body, query: [])
+            if case .success(.single(let request)) = result {
+                accepted += 1
+                _ = request.variable("ids.2.a")
+                _ = request.flatVariables()
+                _ = request.query.map { GraphQLDocument.firstOperationName(in: $0) }
+                #expect((try? JSONParser.parse(body)) != nil, "accepted a body the parser refuses: \(String(decoding: body, as: UTF8.self))")
+            }
+            _ = GraphQLDocument.firstOperationName(in: String(decoding: body, as: UTF8.self))
+            let scanned = JSONScanner(body).value(in: 0..<body.count) != nil
+            #expect(scanned == ((try? JSONParser.parse(body)) != nil), "scanner and parser differ on: \(String(decoding: body, as: UTF8.self))")
+        }
+        #expect(accepted > 0)
+    }
+}

@@ -46,8 +46,8 @@ package struct GraphQLRequest: Sendable, Equatable {
             guard let end = scanner.walkObject(from: start, { name, value in
                 if failure == nil { failure = request.take(name, value, scanner) }
             }), scanner.skippingSpace(from: end) == body.count else { return .failure(GraphQLFailure("the body is not JSON")) }
-            if let failure { return .failure(failure) }
-            return completed(request).map { .single($0) }
+            if let failure = failure ?? complete(&request) { return .failure(failure) }
+            return .success(.single(request))
         case UInt8(ascii: "["):
             guard let whole = scanner.value(in: 0..<body.count) else { return .failure(GraphQLFailure("the body is not JSON")) }
             let items = scanner.elements(of: whole) ?? []
@@ -145,12 +145,17 @@ package struct GraphQLRequest: Sendable, Equatable {
 
     /// Names the operation from its document when `operationName` did not, and checks that
     /// something names it.
-    private static func completed(_ sent: GraphQLRequest) -> Result<GraphQLRequest, GraphQLFailure> {
-        var request = sent
+    private static func complete(_ request: inout GraphQLRequest) -> GraphQLFailure? {
         if request.operationName == nil, let query = request.query { request.operationName = GraphQLDocument.firstOperationName(in: query) }
         guard request.queryRange != nil || request.queryText != nil || request.operationName != nil || request.persistedHash != nil else {
-            return .failure(GraphQLFailure("expected a query or an operationName"))
+            return GraphQLFailure("expected a query or an operationName")
         }
+        return nil
+    }
+
+    /// The request, completed, or why it cannot be.
+    private static func completed(_ request: consuming GraphQLRequest) -> Result<GraphQLRequest, GraphQLFailure> {
+        if let failure = complete(&request) { return .failure(failure) }
         return .success(request)
     }
 

@@ -16,11 +16,13 @@ extension ResponsePlanner {
         case .failure(let failure): return .reply(GraphQLReply.error(400, failure.message, code: "BAD_REQUEST"))
         }
         switch parsed {
-        case .single(let sent):
-            let operation: GraphQLRequest
-            switch GraphQLReply.resolve(sent, endpoint: endpoint, persisted: catalog.graphql.persisted) {
-            case .success(let resolved): operation = resolved
-            case .failure(let refusal): return .reply(refusal.reply)
+        case .single(var operation):
+            // Most requests send their query: a persisted query's hash is looked at only when sent.
+            if operation.persistedHash != nil {
+                switch GraphQLReply.resolve(operation, endpoint: endpoint, persisted: catalog.graphql.persisted) {
+                case .success(let resolved): operation = resolved
+                case .failure(let refusal): return .reply(refusal.reply)
+                }
             }
             guard let name = operation.operationName, let index = endpoint.operations[name] else {
                 var plan = ResponsePlan.reply(GraphQLReply.unknown(operation, endpoint: endpoint))

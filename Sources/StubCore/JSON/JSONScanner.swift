@@ -230,10 +230,16 @@ package struct JSONScanner {
         while at < end {
             // The common bytes, in a tight loop: anything but a quote, a backslash or a control.
             var b = all[at]
-            while b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") && b >= 0x20 {
+            while b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") && b >= 0x20 && b < 0x80 {
                 at += 1
                 guard at < end else { return false }
                 b = all[at]
+            }
+            if b >= 0x80 {
+                // Strings must be UTF-8, as JSONParser requires: one sequence checked at a time.
+                guard let length = JSONScanner.utf8SequenceLength(all, at, end) else { return false }
+                at += length
+                continue
             }
             if b == UInt8(ascii: "\"") {
                 at += 1
@@ -255,6 +261,27 @@ package struct JSONScanner {
             at += 1
         }
         return false
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `at` (RFC 3629: no overlong
+    /// forms, no surrogates, nothing past U+10FFFF), or nil.
+    private static func utf8SequenceLength(_ all: UnsafeBufferPointer<UInt8>, _ at: Int, _ end: Int) -> Int? {
+        let lead = all[at]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: (length, low) = (3, 0xA0)
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: (length, high) = (3, 0x9F)
+        case 0xF0: (length, low) = (4, 0x90)
+        case 0xF1...0xF3: length = 4
+        case 0xF4: (length, high) = (4, 0x8F)
+        default: return nil
+        }
+        guard end - at >= length, (low...high).contains(all[at + 1]) else { return nil }
+        for i in 2..<max(2, length) where !(0x80...0xBF).contains(all[at + i]) { return nil }
+        return length
     }
 
     private static func skipValue(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int, depth: Int) -> Bool {
