@@ -33,6 +33,7 @@ package struct GraphQLOperations: Sendable {
         let line: Int
     }
 
+    /// The document's file, for messages.
     package let file: String
     let operations: [Operation]
     let fragments: [String: Fragment]

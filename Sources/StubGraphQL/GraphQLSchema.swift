@@ -61,11 +61,15 @@ package struct GraphQLSchema: Sendable {
 
 /// A problem reading a GraphQL document, with its place.
 package struct GraphQLDocumentError: Error, Equatable, CustomStringConvertible {
+    /// The document's file.
     package let file: String
+    /// Where in it, 1-based.
     package let line: Int
     package let column: Int
+    /// What was expected there.
     package let message: String
 
+    /// `file:line:column: message`.
     package var description: String { "\(file):\(line):\(column): \(message)" }
 }
 

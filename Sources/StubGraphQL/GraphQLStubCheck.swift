@@ -13,8 +13,9 @@ package struct GraphQLStubCheck {
     package private(set) var problems: [String] = []
     /// Routes that could not be checked (no document).
     package private(set) var warnings: [String] = []
-    /// How many operations and bodies were checked.
+    /// How many operations were checked.
     package private(set) var operationsChecked = 0
+    /// How many bodies were checked.
     package private(set) var bodiesChecked = 0
 
     /// The document every operation route keeps beside its route.json.

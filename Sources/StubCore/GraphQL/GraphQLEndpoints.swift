@@ -4,14 +4,19 @@ package struct GraphQLEndpoints: Sendable {
     /// One endpoint: its service, its operations' route indexes by name, and the operations of
     /// its manifest by id.
     package struct Endpoint: Sendable {
+        /// The service folder the endpoint belongs to.
         package let service: String?
+        /// Route indexes by operation name.
         package let operations: [String: Int]
+        /// The manifest's operations by id (lower-case hex).
         package var manifest: [String: PersistedOperation] = [:]
     }
 
     /// An operation of an operation manifest (Apollo's persisted query manifest).
     package struct PersistedOperation: Sendable, Equatable {
+        /// The operation's name, from the manifest or its document.
         package let name: String?
+        /// The operation's document.
         package let query: String
     }
 

@@ -211,6 +211,7 @@ package struct GraphQLRequest: Sendable, Equatable {
 
 /// Why a request to a GraphQL endpoint could not be read.
 package struct GraphQLFailure: Error, Sendable, Equatable {
+    /// What was expected, for the error sent back.
     package let message: String
 
     init(_ message: String) {

@@ -3,8 +3,11 @@
 /// made with one allocation and decoded into a `StubRequest` only when someone reads it.
 /// Each pair is written as a 2-byte name length, the name, a 4-byte value length and the value.
 package struct PackedRequest: Sendable {
+    /// The request method.
     package let method: String
+    /// The path as sent.
     package let path: String
+    /// HTTP or HTTPS.
     package let scheme: RequestScheme
     private let bytes: [UInt8]
     private let queryCount: Int
