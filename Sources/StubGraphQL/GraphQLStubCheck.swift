@@ -19,7 +19,7 @@ package struct GraphQLStubCheck {
     package private(set) var bodiesChecked = 0
 
     /// The document every operation route keeps beside its route.json.
-    package static let documentFile = "operation.graphql"
+    package static let documentFile = RouteLoader.operationDocument
 
     /// The problems of an operation document against a schema: unknown types, fragments and
     /// fields, leaves with a selection set and objects without one.
