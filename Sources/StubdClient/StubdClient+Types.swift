@@ -77,6 +77,8 @@ extension StubdClient {
         public let body: String
         /// The matched route's id.
         public let route: String?
+        /// For a request to a GraphQL endpoint: the operation it named.
+        public let operation: String?
         /// The variant served.
         public let variant: String?
         /// The status sent; 0 for a fault.
@@ -100,7 +102,9 @@ extension StubdClient {
             public let problem: String
         }
 
-        enum CodingKeys: String, CodingKey { case id, method, path, query, headers, body, route, variant, status, session, scheme, proxied, contract, eventsSent }
+        enum CodingKeys: String, CodingKey {
+            case id, method, path, query, headers, body, route, operation, variant, status, session, scheme, proxied, contract, eventsSent
+        }
 
         /// Reads an entry; a query value is a string, or an array where the name repeated.
         public init(from decoder: any Decoder) throws {
@@ -111,6 +115,7 @@ extension StubdClient {
             headers = try c.decode([String: String].self, forKey: .headers)
             body = try c.decode(String.self, forKey: .body)
             route = try c.decodeIfPresent(String.self, forKey: .route)
+            operation = try c.decodeIfPresent(String.self, forKey: .operation)
             variant = try c.decodeIfPresent(String.self, forKey: .variant)
             status = try c.decode(Int.self, forKey: .status)
             session = try c.decodeIfPresent(String.self, forKey: .session)

@@ -65,9 +65,11 @@ public final class StubdClient: Sendable {
         try await send("DELETE", "routes/\(route)", session: session)
     }
 
-    /// The journal (`GET /__stubd/journal`), oldest first, filtered by route, method and path.
-    public func journal(route: String? = nil, method: String? = nil, path: String? = nil, session: String? = nil) async throws -> [ReceivedRequest] {
-        let query = [("route", route), ("method", method), ("path", path)].compactMap { name, value in value.map { (name, $0) } }
+    /// The journal (`GET /__stubd/journal`), oldest first, filtered by route, method, path and
+    /// GraphQL operation.
+    public func journal(route: String? = nil, method: String? = nil, path: String? = nil, operation: String? = nil,
+                        session: String? = nil) async throws -> [ReceivedRequest] {
+        let query = [("route", route), ("method", method), ("path", path), ("operation", operation)].compactMap { name, value in value.map { (name, $0) } }
         return try await call("GET", "journal", query: query, session: session, as: Journal.self).requests
     }
 

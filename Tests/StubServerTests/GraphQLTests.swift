@@ -132,6 +132,10 @@ import FoundationNetworking
             let journal = try await HTTPClient.fetch(server.url("/__stubd/journal"))
             let entries = try #require((try journal.json() as? [String: Any])?["requests"] as? [[String: Any]])
             #expect(entries.compactMap { $0["operation"] as? String } == ["GetUser", "CreateUser", "CreateUser"])
+            #expect(await server.waitForRequests(operation: "GetUser").map(\.routeID) == ["gql/user"])
+            let filtered = try await HTTPClient.fetch(server.url("/__stubd/journal?operation=CreateUser"))
+            let only = try #require((try filtered.json() as? [String: Any])?["requests"] as? [[String: Any]])
+            #expect(only.count == 2 && only.allSatisfy { $0["operation"] as? String == "CreateUser" })
         }
     }
 

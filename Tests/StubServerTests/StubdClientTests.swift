@@ -17,6 +17,23 @@ import Testing
         _ = try await OffPool.run { daemon.terminate(signal: SIGTERM) }
     }
 
+    /// An Apollo app's UI test: steer a GraphQL operation by its route id and read the journal by
+    /// operation, against the daemon serving the shipped graphql service.
+    @Test func graphQLOperationsAreSteeredAndJournaledByName() async throws {
+        try await withDaemon { base in
+            let stubd = StubdClient(baseURL: base, session: "ui-test-gql")
+            try await stubd.waitUntilHealthy()
+            try await stubd.override(route: "graphql/user", variant: "200-not-found")
+            let url = base.appendingPathComponent("__session/ui-test-gql/graphql")
+            let body = Data(#"{"operationName": "GetUser", "variables": {"id": "1"}}"#.utf8)
+            let got = try await HTTPClient.fetch(url, method: "POST", headers: ["Content-Type": "application/json"], body: body)
+            #expect(got.text.contains("NOT_FOUND"), "\(got.text)")
+            let journal = try await stubd.journal(operation: "GetUser")
+            #expect(journal.map(\.operation) == ["GetUser"] && journal.first?.route == "graphql/user")
+            #expect(try await stubd.journal(operation: "ListUsers").isEmpty)
+        }
+    }
+
     @Test func overridesSequencesAndTheJournalMirrorTheInProcessAPI() async throws {
         try await withDaemon { base in
             let stubd = StubdClient(baseURL: base)

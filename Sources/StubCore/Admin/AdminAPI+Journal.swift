@@ -8,6 +8,7 @@ import Foundation
 extension AdminAPI {
     func filter(from request: StubRequest) -> Result<JournalFilter, ReplyFailure> {
         var filter = JournalFilter(route: request.queryValue("route"), method: request.queryValue("method"), path: request.queryValue("path"))
+        filter.operation = request.queryValue("operation")
         if let since = request.queryValue("since") {
             if let id = Int(since) { filter.sinceID = id } else if let date = ISO8601.parse(since) { filter.sinceTime = date } else {
                 return .failure(ReplyFailure(.error(400, "invalid since", [("value", .string(since)), ("expected", .string("an entry id or an ISO 8601 time"))])))

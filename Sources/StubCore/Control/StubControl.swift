@@ -200,6 +200,8 @@ public struct JournalFilter: Sendable {
     public var sinceTime: Date?
     /// At most this many (the newest).
     public var limit: Int?
+    /// GraphQL operation name (a batch matches when any of its operations does).
+    public var operation: String?
 
     /// Makes a filter; nil fields do not filter.
     public init(route: String? = nil, method: String? = nil, path: String? = nil, sinceID: Int? = nil, sinceTime: Date? = nil, limit: Int? = nil) {
@@ -214,6 +216,7 @@ public struct JournalFilter: Sendable {
     func matches(_ entry: RequestJournal.Entry) -> Bool {
         let r = entry.record
         if let route, r.routeID != route { return false }
+        if let operation, !(r.operation?.split(separator: ",").contains { $0 == operation } ?? false) { return false }
         if let method, r.method != method.uppercased() { return false }
         // The journal keeps paths as sent; a filter value arrives decoded, so either form matches.
         if let path, r.path != path && PathDecoding.decodedWhole(r.path) != path { return false }

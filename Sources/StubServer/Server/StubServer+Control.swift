@@ -21,9 +21,12 @@ extension StubServer {
         control.clearOverride(routeID: route, session: session)
     }
 
-    /// The journal: requests received, oldest first; only those matched to `route` when given.
-    public func journal(route: String? = nil, session: String? = nil) -> [RequestRecord] {
-        control.journal(session: session, filter: JournalFilter(route: route)).map(\.record)
+    /// The journal: requests received, oldest first; only those matched to `route`, or naming the
+    /// GraphQL `operation`, when given.
+    public func journal(route: String? = nil, operation: String? = nil, session: String? = nil) -> [RequestRecord] {
+        var filter = JournalFilter(route: route)
+        filter.operation = operation
+        return control.journal(session: session, filter: filter).map(\.record)
     }
 
     /// The old name of `journal(route:session:)`.
@@ -32,13 +35,15 @@ extension StubServer {
         journal(route: route, session: session)
     }
 
-    /// Waits until the journal holds at least `count` requests (matched to `route` when given) and
-    /// returns them, like OkHttp MockWebServer's `takeRequest()`; after `timeout` seconds it returns
-    /// what arrived so far, so the test's own expectation reports the shortfall.
-    public func waitForRequests(route: String? = nil, count: Int = 1, timeout: Double = 5, session: String? = nil) async -> [RequestRecord] {
+    /// Waits until the journal holds at least `count` requests (matched to `route`, or naming the
+    /// GraphQL `operation`, when given) and returns them, like OkHttp MockWebServer's
+    /// `takeRequest()`; after `timeout` seconds it returns what arrived so far, so the test's own
+    /// expectation reports the shortfall.
+    public func waitForRequests(route: String? = nil, operation: String? = nil, count: Int = 1, timeout: Double = 5,
+                                session: String? = nil) async -> [RequestRecord] {
         let deadline = MonotonicClock.now() + UInt64(max(0, timeout) * 1_000_000_000)
         while true {
-            let received = journal(route: route, session: session)
+            let received = journal(route: route, operation: operation, session: session)
             if received.count >= count || MonotonicClock.now() >= deadline { return received }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
