@@ -124,15 +124,25 @@ extension JSONScanner {
         }
         if at < end && all[at] == UInt8(ascii: "-") { at += 1 }
         guard at < end else { return false }
+        let start = at
         if all[at] == UInt8(ascii: "0") { at += 1 } else if digits() == 0 { return false }
         if at < end && all[at] == UInt8(ascii: ".") {
             at += 1
             guard digits() > 0 else { return false }
         }
+        var exponent = false
         if at < end && (all[at] == UInt8(ascii: "e") || all[at] == UInt8(ascii: "E")) {
             at += 1
+            exponent = true
             if at < end && (all[at] == UInt8(ascii: "+") || all[at] == UInt8(ascii: "-")) { at += 1 }
             guard digits() > 0 else { return false }
+        }
+        // A number too large for a Double is refused, as JSONParser refuses it; only long ones or
+        // ones with an exponent can be.
+        if exponent || at - start > 300 {
+            guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: all[start..<at]), as: UTF8.self)), value.isFinite else {
+                return false
+            }
         }
         return true
     }
