@@ -10,6 +10,18 @@ package struct GraphQLEndpoints: Sendable {
         package let operations: [String: Int]
         /// The manifest's operations by id (lower-case hex).
         package var manifest: [String: PersistedOperation] = [:]
+        /// Whether any of the endpoint's routes tests variables in a `when`: only then does the
+        /// planner hand the request's variables to the conditions.
+        package var testsVariables = false
+
+        /// The route answering `name`. A few dozen names are compared by length first, without
+        /// hashing the name; more are looked up in the table.
+        package func route(for name: String) -> Int? {
+            guard operations.count <= 32 else { return operations[name] }
+            let length = name.utf8.count
+            for (candidate, index) in operations where candidate.utf8.count == length && candidate == name { return index }
+            return nil
+        }
     }
 
     /// An operation of an operation manifest (Apollo's persisted query manifest).
@@ -37,8 +49,10 @@ package struct GraphQLEndpoints: Sendable {
             if operations[route.fullPath]?[name] == nil { operations[route.fullPath, default: [:]][name] = index }
             services[route.fullPath] = route.service
         }
-        let table = operations.reduce(into: [String: Endpoint]()) {
-            $0[$1.key] = Endpoint(service: services[$1.key] ?? nil, operations: $1.value, manifest: manifests[$1.key] ?? [:])
+        let table = operations.reduce(into: [String: Endpoint]()) { table, entry in
+            var endpoint = Endpoint(service: services[entry.key] ?? nil, operations: entry.value, manifest: manifests[entry.key] ?? [:])
+            endpoint.testsVariables = entry.value.values.contains { routes[$0].variants.contains { !($0.condition?.variables.isEmpty ?? true) } }
+            table[entry.key] = endpoint
         }
         byPath = table
         paths = table.keys.sorted()

@@ -10,13 +10,11 @@ extension ResponsePlanner {
             plan.unmatched = true
             return plan
         }
-        let parsed: GraphQLRequest.Parsed
+        // Matched on the result itself, so the request is moved out of it rather than copied.
         switch GraphQLRequest.parse(method: request.method, body: request.body, query: request.method == "GET" ? request.allQueryParameters() : []) {
-        case .success(let p): parsed = p
-        case .failure(let failure): return .reply(GraphQLReply.error(400, failure.message, code: "BAD_REQUEST"))
-        }
-        switch parsed {
-        case .single(var operation):
+        case .failure(let failure):
+            return .reply(GraphQLReply.error(400, failure.message, code: "BAD_REQUEST"))
+        case .success(.single(var operation)):
             // Most requests send their query: a persisted query's hash is looked at only when sent.
             if operation.persistedHash != nil {
                 switch GraphQLReply.resolve(operation, endpoint: endpoint, persisted: catalog.graphql.persisted) {
@@ -24,15 +22,15 @@ extension ResponsePlanner {
                 case .failure(let refusal): return .reply(refusal.reply)
                 }
             }
-            guard let name = operation.operationName, let index = endpoint.operations[name] else {
+            guard let name = operation.operationName, let index = endpoint.route(for: name) else {
                 var plan = ResponsePlan.reply(GraphQLReply.unknown(operation, endpoint: endpoint))
                 plan.unmatched = true
                 plan.operation = operation.operationName
                 return plan
             }
             return plan(route: index, request, catalog: catalog, controls: controls, overrides: overrides, session: session,
-                        releasedFromHold: releasedFromHold, graphQL: operation)
-        case .batch(let operations):
+                        releasedFromHold: releasedFromHold, graphQL: operation, variables: endpoint.testsVariables)
+        case .success(.batch(let operations)):
             return planBatch(operations, request, endpoint: endpoint, catalog: catalog, controls: controls, overrides: overrides, session: session)
         }
     }
@@ -53,12 +51,12 @@ extension ResponsePlanner {
                 bodies.append(refusal.reply.body)
                 continue
             }
-            guard let name = operation.operationName, let index = endpoint.operations[name] else {
+            guard let name = operation.operationName, let index = endpoint.route(for: name) else {
                 bodies.append(GraphQLReply.unknown(operation, endpoint: endpoint).body)
                 continue
             }
             let planned = plan(route: index, request, catalog: catalog, controls: controls, overrides: overrides, session: session,
-                               releasedFromHold: true, graphQL: operation)
+                               releasedFromHold: true, graphQL: operation, variables: endpoint.testsVariables)
             delayMs = max(delayMs, planned.delayMs)
             switch planned.response {
             case .variant(let variant, _): bodies.append(planned.renderedBody ?? variant.body)

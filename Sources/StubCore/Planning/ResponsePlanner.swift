@@ -47,9 +47,11 @@ package struct ResponsePlanner: Sendable {
         }
     }
 
-    /// Plans the answer of one route (an operation route: with its GraphQL operation).
+    /// Plans the answer of one route (an operation route: with its GraphQL operation, whose
+    /// variables the conditions see when `variables`).
     func plan(route routeIndex: Int, _ request: any RequestHead, catalog: StubCatalog, controls: RequestControls,
-              overrides: (any OverrideSource)?, session: String?, releasedFromHold: Bool, graphQL: GraphQLRequest? = nil) -> ResponsePlan {
+              overrides: (any OverrideSource)?, session: String?, releasedFromHold: Bool, graphQL: GraphQLRequest? = nil,
+              variables: Bool = false) -> ResponsePlan {
         let route = catalog.routes[routeIndex]
         let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil, honorHold: !releasedFromHold)
         if decision?.hold == true {
@@ -60,7 +62,8 @@ package struct ResponsePlanner: Sendable {
             return held
         }
         var view = RequestView(request, template: route.template)
-        if let graphQL { view.graphQL = graphQL }
+        // The view gets the operation's variables only when a condition of the endpoint reads them.
+        if variables, let graphQL { view.graphQL = graphQL }
         let chosen: (index: Int, selection: ResponsePlan.Selection)
         switch choose(route, controls: controls, decision: decision, view: &view) {
         case .success(let c): chosen = c
