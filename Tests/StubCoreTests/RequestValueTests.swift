@@ -148,6 +148,10 @@ import Testing
         #"{"a": }"#, #"{"a" 1}"#, #"{"a": 1,}"#, #"[1,]"#, #"[01]"#, #"[1.]"#, #"[-]"#, #"["\x"]"#, #"["\u12"]"#, #"{"a": tru}"#,
         "[\"a\nb\"]", #"{"a": 1} x"#, #"{"#, #"[[[[]]]]"#, #"{"a": {"b": {"c": [{}]}}}"#, "", " ", #"1e5"#, #""unterminated"#,
         String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        String(repeating: "[", count: 511) + String(repeating: "]", count: 511),
+        String(repeating: "[", count: 512) + String(repeating: "]", count: 512),
+        String(repeating: "[", count: 513) + String(repeating: "]", count: 513),
+        "{\"a\":" + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}",
     ])
     func acceptsWhatTheParserAccepts(text: String) {
         let bytes = Array(text.utf8)
