@@ -1,3 +1,5 @@
+import StubCore
+
 /// Checks an operation's document against the schema: every type, fragment and field it names
 /// exists, leaves have no selection set and objects have one (graphql-core's
 /// FieldsOnCorrectType, KnownTypeNames, KnownFragmentNames and ScalarLeafs rules).

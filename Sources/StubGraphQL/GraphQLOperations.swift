@@ -1,3 +1,5 @@
+import StubCore
+
 /// An executable document (`operation.graphql`): its operations and fragments, with the
 /// selection sets a response must fit. Arguments, variables' definitions and directives are read
 /// past, not kept.

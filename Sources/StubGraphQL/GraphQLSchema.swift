@@ -1,3 +1,5 @@
+import StubCore
+
 /// The types of a GraphQL schema, read from SDL (`schema.graphqls`): enough to check that a stub's
 /// `data` fits an operation's selection set. Arguments, default values and directives are read
 /// past, not kept.

@@ -1,3 +1,5 @@
+import StubCore
+
 /// A cursor over a document's tokens, shared by the schema and the operation parsers.
 struct GraphQLTokens {
     private let tokens: [GraphQLLexer.Token]

@@ -32,8 +32,6 @@ package struct GraphQLEndpoints: Sendable {
         package let query: String
     }
 
-    /// Endpoints by their full path.
-    package let byPath: [String: Endpoint]
     /// Queries clients have sent in full with their hashes, for later requests that send only the
     /// hash. Kept with the catalog: a reload forgets them, and a client then sends its query again,
     /// as it does for any server that lost its cache.
@@ -54,7 +52,6 @@ package struct GraphQLEndpoints: Sendable {
             endpoint.testsVariables = entry.value.values.contains { routes[$0].variants.contains { !($0.condition?.variables.isEmpty ?? true) } }
             table[entry.key] = endpoint
         }
-        byPath = table
         paths = table.keys.sorted()
         endpoints = paths.map { table[$0]! }
     }

@@ -57,9 +57,4 @@ package final class PersistedQueries: Sendable {
             s.bytes += size
         }
     }
-
-    /// Forgets every query (a reset of the server's state).
-    package func removeAll() {
-        state.withLock { $0 = State() }
-    }
 }

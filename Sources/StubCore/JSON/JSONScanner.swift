@@ -23,49 +23,20 @@ package struct JSONScanner {
     }
 
     /// The members of the object at `range`: each name's range (quotes included) with its value's
-    /// range; nil when the value there is not an object. Compare names with `name(_:is:)`.
+    /// range; nil when the value there is not an object.
     package func members(of range: Range<Int>) -> [(name: Range<Int>, value: Range<Int>)]? {
-        bytes.withUnsafeBufferPointer { all -> [(name: Range<Int>, value: Range<Int>)]? in
-            var at = range.lowerBound
-            guard at < range.upperBound, all[at] == UInt8(ascii: "{") else { return nil }
-            at += 1
-            var found: [(name: Range<Int>, value: Range<Int>)] = []
-            JSONScanner.skipSpace(all, &at, range.upperBound)
-            if at < range.upperBound && all[at] == UInt8(ascii: "}") { return found }
-            while at < range.upperBound {
-                JSONScanner.skipSpace(all, &at, range.upperBound)
-                let keyStart = at
-                guard JSONScanner.skipString(all, &at, range.upperBound) else { return nil }
-                let name = keyStart..<at
-                JSONScanner.skipSpace(all, &at, range.upperBound)
-                guard at < range.upperBound, all[at] == UInt8(ascii: ":") else { return nil }
-                at += 1
-                JSONScanner.skipSpace(all, &at, range.upperBound)
-                let valueStart = at
-                guard JSONScanner.skipValue(all, &at, range.upperBound, depth: 1) else { return nil }
-                found.append((name, valueStart..<at))
-                JSONScanner.skipSpace(all, &at, range.upperBound)
-                guard at < range.upperBound else { return nil }
-                if all[at] == UInt8(ascii: "}") { return found }
-                guard all[at] == UInt8(ascii: ",") else { return nil }
-                at += 1
-            }
-            return nil
-        }
-    }
-
-    /// Whether the member name at `range` (quotes included) is `wanted`; a name with escapes is
-    /// unescaped first.
-    package func name(_ range: Range<Int>, is wanted: String) -> Bool {
-        let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
-        if bytes[inner].contains(UInt8(ascii: "\\")) { return string(at: range) == wanted }
-        var wanted = wanted
-        return wanted.withUTF8 { want in bytes[inner].elementsEqual(want) }
+        var found: [(name: Range<Int>, value: Range<Int>)] = []
+        guard walkObject(from: range.lowerBound, { found.append(($0, $1)) }) != nil else { return nil }
+        return found
     }
 
     /// The value of the member called `wanted` of the object at `range` (the first, if repeated).
     package func member(_ wanted: String, of range: Range<Int>) -> Range<Int>? {
-        members(of: range)?.first { name($0.name, is: wanted) }?.value
+        var found: Range<Int>?
+        _ = walkObject(from: range.lowerBound) { name, value in
+            if found == nil, self.name(name, matches: Substring(wanted).utf8) { found = value }
+        }
+        return found
     }
 
     /// Calls `visit` with each member's name range (quotes included) and value range of the

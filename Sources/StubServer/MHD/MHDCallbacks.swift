@@ -115,25 +115,17 @@ func stubdFrameHeader(
     return .YES
 }
 
-/// Iterators for `MHD_get_connection_values_n`: pack each query parameter, or header, into the
-/// `PackedRequest.Writer` `cls` points at.
-func stubdPackQuery(
+/// Iterator for `MHD_get_connection_values_n`: packs each query parameter or header (by `kind`)
+/// into the `PackedRequest.Writer` `cls` points at.
+func stubdPackPair(
     _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
     _ value: UnsafePointer<CChar>?, _ valueSize: Int
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: PackedRequest.Writer.self).pointee.addQuery(
-        name: UnsafeRawBufferPointer(start: key, count: keySize), value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
-    return .YES
-}
-
-func stubdPackHeader(
-    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ keySize: Int,
-    _ value: UnsafePointer<CChar>?, _ valueSize: Int
-) -> MHD_Result {
-    guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: PackedRequest.Writer.self).pointee.addHeader(
-        name: UnsafeRawBufferPointer(start: key, count: keySize), value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
+    let writer = cls.assumingMemoryBound(to: PackedRequest.Writer.self)
+    let name = UnsafeRawBufferPointer(start: key, count: keySize)
+    let bytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+    if kind == .GET_ARGUMENT_KIND { writer.pointee.addQuery(name: name, value: bytes) } else { writer.pointee.addHeader(name: name, value: bytes) }
     return .YES
 }
 

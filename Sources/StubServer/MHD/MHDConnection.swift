@@ -74,8 +74,8 @@ struct MHDConnection: @unchecked Sendable {
     /// Packs the query parameters, then the headers, into `writer`, with their lengths.
     func pack(into writer: inout PackedRequest.Writer) {
         withUnsafeMutablePointer(to: &writer) {
-            _ = MHD_get_connection_values_n(pointer, .GET_ARGUMENT_KIND, stubdPackQuery, $0)
-            _ = MHD_get_connection_values_n(pointer, .HEADER_KIND, stubdPackHeader, $0)
+            _ = MHD_get_connection_values_n(pointer, .GET_ARGUMENT_KIND, stubdPackPair, $0)
+            _ = MHD_get_connection_values_n(pointer, .HEADER_KIND, stubdPackPair, $0)
         }
     }
 

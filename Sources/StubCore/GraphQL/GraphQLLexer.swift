@@ -1,9 +1,9 @@
 /// GraphQL's lexical grammar (spec, "Source Text"): punctuators, names, numbers, strings and block
 /// strings, with their line and column; comments, commas and white space are ignored.
-struct GraphQLLexer {
+package struct GraphQLLexer {
     /// One token.
-    struct Token: Equatable {
-        enum Kind: Equatable {
+    package struct Token: Equatable, Sendable {
+        package enum Kind: Equatable, Sendable {
             case punctuator(String)
             case name(String)
             case int(String)
@@ -12,16 +12,22 @@ struct GraphQLLexer {
             case end
         }
 
-        let kind: Kind
-        let line: Int
-        let column: Int
+        package let kind: Kind
+        package let line: Int
+        package let column: Int
     }
 
     /// Why a document could not be read, and where.
-    struct Failure: Error, Equatable {
-        let message: String
-        let line: Int
-        let column: Int
+    package struct Failure: Error, Equatable {
+        package let message: String
+        package let line: Int
+        package let column: Int
+
+        package init(message: String, line: Int, column: Int) {
+            self.message = message
+            self.line = line
+            self.column = column
+        }
     }
 
     private let bytes: [UInt8]
@@ -33,25 +39,8 @@ struct GraphQLLexer {
         bytes = Array(text.utf8)
     }
 
-    /// Reads a document with `read`, over the reader `make` gives for its tokens; a lexical or a
-    /// grammar failure becomes an error naming the file, line and column.
-    static func read<Reader>(_ text: String, file: String, make: (GraphQLTokens) -> Reader,
-                             _ read: (inout Reader) throws(Failure) -> Void) -> Result<Reader, GraphQLDocumentError> {
-        switch tokens(text) {
-        case .failure(let f): return .failure(GraphQLDocumentError(file: file, line: f.line, column: f.column, message: f.message))
-        case .success(let list):
-            var reader = make(GraphQLTokens(list))
-            do {
-                try read(&reader)
-            } catch {
-                return .failure(GraphQLDocumentError(file: file, line: error.line, column: error.column, message: error.message))
-            }
-            return .success(reader)
-        }
-    }
-
     /// Every token, ending with `.end`.
-    static func tokens(_ text: String) -> Result<[Token], Failure> {
+    package static func tokens(_ text: String) -> Result<[Token], Failure> {
         var lexer = GraphQLLexer(text)
         var out: [Token] = []
         do {
