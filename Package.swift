@@ -38,7 +38,11 @@ let package = Package(
         .target(name: "StubSchema", dependencies: ["StubCore", "StubSystem"]),
         .target(name: "StubGraphQL", dependencies: ["StubCore"]),
         .target(name: "StubContract", dependencies: ["StubCore", "StubSystem", "StubSchema", "StubCapture", "CYAML"]),
-        .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "CMicroHTTPD", "CSystem"]),
+        // The dashboard's HTML, CSS and JavaScript, compiled into the binary: nothing to install beside it.
+        .target(name: "StubDashboard", dependencies: ["StubCore"],
+                resources: [.embedInCode("Files/index.html"), .embedInCode("Files/app.css"), .embedInCode("Files/app.js"),
+                            .embedInCode("Files/icon.svg")]),
+        .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubDashboard", "CMicroHTTPD", "CSystem"]),
         .target(name: "StubTesting", dependencies: ["StubServer"]),
         .target(name: "StubdClient"),
         .executableTarget(name: "stubd-conformance", dependencies: ["StubSchema", "StubCore", "StubSystem"]),

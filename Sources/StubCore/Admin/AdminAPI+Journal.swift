@@ -9,6 +9,13 @@ extension AdminAPI {
     func filter(from request: StubRequest) -> Result<JournalFilter, ReplyFailure> {
         var filter = JournalFilter(route: request.queryValue("route"), method: request.queryValue("method"), path: request.queryValue("path"))
         filter.operation = request.queryValue("operation")
+        switch request.queryValue("scope") {
+        case nil, "session": break
+        case "all": filter.allSessions = true
+        case let other?:
+            return .failure(ReplyFailure(.error(400, "invalid scope", [("value", .string(other)),
+                                                                       ("expected", .string("all (every session's requests) or session"))])))
+        }
         if let since = request.queryValue("since") {
             if let id = Int(since) { filter.sinceID = id } else if let date = ISO8601.parse(since) { filter.sinceTime = date } else {
                 return .failure(ReplyFailure(.error(400, "invalid since", [("value", .string(since)), ("expected", .string("an entry id or an ISO 8601 time"))])))
@@ -28,7 +35,9 @@ extension AdminAPI {
         case .failure(let f): return f.reply
         case .success(let filter):
             let entries = control.journal(session: session, filter: filter)
-            return .json(200, .object([("requests", .array(entries.map(AdminAPI.entryJSON))), ("count", .number(Double(entries.count)))]))
+            let catalog = host.currentCatalog
+            return .json(200, .object([("requests", .array(entries.map { AdminAPI.entryJSON($0, catalog: catalog) })),
+                                       ("count", .number(Double(entries.count)))]))
         }
     }
 
@@ -56,8 +65,9 @@ extension AdminAPI {
         })
     }
 
-    /// One journal entry as JSON. Bodies are text when they are UTF-8, else base64.
-    static func entryJSON(_ entry: RequestJournal.Entry) -> JSONValue {
+    /// One journal entry as JSON. Bodies are text when they are UTF-8, else base64. With the
+    /// catalog, an unmatched request (404, 405) lists its near misses and why each did not match.
+    static func entryJSON(_ entry: RequestJournal.Entry, catalog: StubCatalog? = nil) -> JSONValue {
         let r = entry.record
         var headers: [(key: String, value: JSONValue)] = []
         for (name, value) in r.request.headers where !headers.contains(where: { $0.key == name }) { headers.append((name, .string(value))) }
@@ -89,6 +99,31 @@ extension AdminAPI {
             ("eventsSent", r.stream.map { .number(Double($0.eventsSent)) } ?? .null),
             ("clientGone", gone),
             ("session", r.session.map { .string($0) } ?? .null),
+            ("selection", selectionJSON(r)),
+            ("nearMisses", nearMissesJSON(r, catalog: catalog)),
         ])
+    }
+
+    /// Why the variant was chosen: `{"by": "when"}`, `{"by": "sequence", "step": 2, "of": 3}`.
+    static func selectionJSON(_ r: RequestRecord) -> JSONValue {
+        guard let by = r.selection else { return .null }
+        var members: [(key: String, value: JSONValue)] = [("by", .string(by))]
+        if let step = r.sequenceStep { members += [("step", .number(Double(step.step))), ("of", .number(Double(step.of)))] }
+        return .object(members)
+    }
+
+    /// For a request no route matched: the closest routes and why each did not match.
+    static func nearMissesJSON(_ r: RequestRecord, catalog: StubCatalog?) -> JSONValue {
+        guard let catalog, r.routeID == nil, !r.proxied, r.status == 404 || r.status == 405 else { return .null }
+        let (method, path) = (r.method, r.path)
+        return nearMissesJSON(method: method, path: path, catalog: catalog)
+    }
+
+    /// The closest routes to a request and why each did not match.
+    package static func nearMissesJSON(method: String, path: String, catalog: StubCatalog) -> JSONValue {
+        .array(catalog.matcher.nearMisses(method: method, path: path, in: catalog.routes).map { route in
+            .object([("route", .string(route.id)), ("method", .string(route.method)), ("path", .string(route.fullPath)),
+                     ("why", .string(RouteMatcher.missReason(method: method, path: path, route: route)))])
+        })
     }
 }

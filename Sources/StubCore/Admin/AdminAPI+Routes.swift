@@ -18,12 +18,22 @@ extension AdminAPI {
             ("operation", route.operation.map { .string($0) } ?? .null),
             ("kind", route.operationKind.map { .string($0) } ?? .null),
             ("variants", .array(route.variants.map { v in
-                .object([("name", .string(v.name)), ("status", .number(Double(v.status))), ("fault", v.fault.map { .string($0.rawValue) } ?? .null)])
+                .object([("name", .string(v.name)), ("status", .number(Double(v.status))), ("fault", v.fault.map { .string($0.rawValue) } ?? .null),
+                         ("description", v.description.map { .string($0) } ?? .null), ("when", v.condition.map(AdminAPI.conditionJSON) ?? .null)])
             })),
             ("default", .string(route.defaultVariant.name)),
             ("override", override?.json ?? .null),
             ("held", .number(Double(held))),
         ])
+    }
+
+    /// A variant's `when`, as route.json gives it (only the parts that test something).
+    static func conditionJSON(_ c: RequestCondition) -> JSONValue {
+        let parts: [(String, [String: String])] = [("path", c.path), ("query", c.query), ("headers", c.headers), ("body", c.body),
+                                                   ("variables", c.variables)]
+        return .object(parts.filter { !$0.1.isEmpty }.map { name, values in
+            (name, .object(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+        })
     }
 
     func lookup(_ id: String) -> Result<Route, ControlError> {

@@ -13,21 +13,25 @@ package struct AdminAPI: Sendable {
         "GET /__stubd/routes/{route}", "PUT /__stubd/routes/{route}", "DELETE /__stubd/routes/{route}",
         "POST /__stubd/routes/{route}/release",
         "GET /__stubd/journal", "DELETE /__stubd/journal", "GET /__stubd/journal/count",
-        "POST /__stubd/reset", "POST /__stubd/reload",
+        "GET /__stubd/journal/stream", "GET /__stubd/sessions", "DELETE /__stubd/sessions/{session}",
+        "POST /__stubd/reset", "POST /__stubd/reload", "GET /__stubd/ui",
     ]
 
     let control: StubControl
     let host: any AdminHost
     let token: String?
     let version: String
+    /// The dashboard's files; nil when it is off (`--no-ui`).
+    let ui: AdminFiles?
 
-    /// Makes the API over a control and a host; with a `token`, every call but health needs
-    /// `Authorization: Bearer <token>`.
-    package init(control: StubControl, host: any AdminHost, token: String?, version: String) {
+    /// Makes the API over a control and a host; with a `token`, every call but health and the
+    /// dashboard's files needs `Authorization: Bearer <token>`.
+    package init(control: StubControl, host: any AdminHost, token: String?, version: String, ui: AdminFiles? = nil) {
         self.control = control
         self.host = host
         self.token = token
         self.version = version
+        self.ui = ui
     }
 
     /// The response to one admin request. `session` scopes overrides and the journal. A reload
@@ -36,6 +40,7 @@ package struct AdminAPI: Sendable {
     package func respond(to request: StubRequest, session: String?) -> ResponsePlan.Response {
         let parts = PathTemplate.split(request.path.dropFirst(Limits.adminPrefix.count - 1))
         if parts == ["health"] { return .reply(request.method == "GET" || request.method == "HEAD" ? health() : notAllowed(["GET"])) }
+        if parts.first == "ui" { return .reply(dashboard(request, parts: parts)) }
         if let token, request.header("Authorization") != "Bearer \(token)" {
             return .reply(.error(401, "admin token required", [("hint", .string("send Authorization: Bearer <token> (stubd --admin-token)"))],
                                  headers: [HTTPHeader("WWW-Authenticate", "Bearer realm=\"stubd\"")]))
@@ -44,6 +49,7 @@ package struct AdminAPI: Sendable {
             return .reply(.error(413, "admin request body too large", [("limit", .string("\(Limits.maxAdminBodyBytes) bytes")),
                                                                         ("received", .string("\(request.body.count) bytes"))]))
         }
+        if parts == ["journal", "stream"] { return stream(request, session: session) }
         if parts == ["reload"] {
             return request.method == "POST" ? .deferred(DeferredReply { self.reload() }) : .reply(notAllowed(["POST"]))
         }
@@ -80,6 +86,8 @@ package struct AdminAPI: Sendable {
             }
         case ("journal", 2) where parts[1] == "count", ("requests", 2) where parts[1] == "count":
             return request.method == "GET" ? count(request, session: session) : notAllowed(["GET"])
+        case ("sessions", _):
+            return sessions(request, parts: parts)
         case ("reset", 1):
             guard request.method == "POST" else { return notAllowed(["POST"]) }
             control.reset(session: session)
@@ -88,6 +96,15 @@ package struct AdminAPI: Sendable {
             return .error(404, "unknown admin endpoint", [("path", .string(request.path)),
                                                           ("endpoints", .array(AdminAPI.endpoints.map { .string($0) }))])
         }
+    }
+
+    /// The dashboard's page and files, or why there are none.
+    func dashboard(_ request: StubRequest, parts: [String]) -> Reply {
+        guard request.method == "GET" || request.method == "HEAD" else { return notAllowed(["GET"]) }
+        guard let ui else {
+            return .error(404, "the dashboard is off", [("hint", .string("start stubd without --no-ui"))])
+        }
+        return ui.reply(for: parts.dropFirst().joined(separator: "/"))
     }
 
     func notAllowed(_ methods: [String]) -> Reply {
@@ -105,6 +122,8 @@ package struct AdminAPI: Sendable {
             ("contractViolations", .number(Double(control.contractViolationCount))),
         ]
         if !report.problems.isEmpty { members.append(("errors", .array(report.problems.map { .string($0.description) }))) }
+        let limits = host.limitsHit
+        if !limits.isEmpty { members.append(("limitsHit", .object(limits.map { ($0.name, .number(Double($0.count))) }))) }
         return .json(200, .object(members))
     }
 

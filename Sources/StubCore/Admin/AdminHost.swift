@@ -12,4 +12,11 @@ package protocol AdminHost: Sendable {
     var health: HealthReport { get }
     /// Reloads the stub directory now; on failure the last good stubs stay in service.
     func reloadNow() -> Result<StubCatalog, StubLoadFailure>
+    /// How many times each connection limit was hit since start, by name (for health).
+    var limitsHit: [(name: String, count: Int)] { get }
+}
+
+extension AdminHost {
+    /// A host without connection limits reports none.
+    package var limitsHit: [(name: String, count: Int)] { [] }
 }

@@ -41,6 +41,13 @@ package struct HeldRequests: Sendable {
         tickets[HeldRequests.key(session, routeID)]?.count ?? 0
     }
 
+    /// Held requests per named session.
+    func countsBySession() -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for (key, list) in tickets { if case .session(let name) = key.scope { counts[name, default: 0] += list.count } }
+        return counts
+    }
+
     /// Every ticket of a session (for a reset).
     mutating func popAll(session: String?) -> [UInt64] {
         let scope = Scope(session)

@@ -62,6 +62,9 @@ public struct RequestJournal: Sendable {
         return entry
     }
 
+    /// The id of the last entry appended (0 before the first).
+    public var lastID: Int { nextID - 1 }
+
     /// All entries, oldest first.
     public var entries: [Entry] {
         Array(ring[start...] + ring[..<start])

@@ -23,6 +23,8 @@ public struct RequestRecord: Sendable {
         var operation: String? = nil
         var route: Route? = nil
         var variant: String? = nil
+        var selection: String? = nil
+        var sequenceStep: (step: Int, of: Int)? = nil
         var status: Int = 0
         var delayMs: Int = 0
         var fault: Fault? = nil
@@ -46,6 +48,8 @@ public struct RequestRecord: Sendable {
             other.operation = operation
             other.route = route
             other.variant = variant
+            other.selection = selection
+            other.sequenceStep = sequenceStep
             other.status = status
             other.delayMs = delayMs
             other.fault = fault
@@ -131,6 +135,17 @@ public struct RequestRecord: Sendable {
     public var variant: String? {
         get { fields.variant }
         set { unique().variant = newValue }
+    }
+    /// Why the variant was chosen: `request` (a control header or parameter), `sequence`,
+    /// `override`, `when` (its conditions held) or `default`; nil when no variant was served.
+    public var selection: String? {
+        get { fields.selection }
+        set { unique().selection = newValue }
+    }
+    /// For a variant chosen by an admin sequence: which step, of how many.
+    public var sequenceStep: (step: Int, of: Int)? {
+        get { fields.sequenceStep }
+        set { unique().sequenceStep = newValue }
     }
     /// The status sent; 0 for faults.
     public var status: Int {

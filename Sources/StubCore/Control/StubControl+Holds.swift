@@ -10,12 +10,15 @@ extension StubControl {
     /// The transport holds a request to `routeID` in `session` under `ticket`.
     package func holdStarted(ticket: UInt64, routeID: String, session: String?) {
         holds.withLock { $0.add(ticket, routeID: routeID, session: session) }
+        noteChange()
     }
 
     /// A held request runs again; true when it was still held (woken by the hold cap or a
     /// shutdown), false when a release let it go.
     package func holdEnded(ticket: UInt64) -> Bool {
-        holds.withLock { $0.remove(ticket) }
+        let wasHeld = holds.withLock { $0.remove(ticket) }
+        if wasHeld { noteChange() }
+        return wasHeld
     }
 
     /// Releases the oldest `count` held requests of a route in a session (all when nil); they then
@@ -24,6 +27,7 @@ extension StubControl {
     public func release(routeID: String, session: String?, count: Int? = nil) -> Int {
         let tickets = holds.withLock { $0.pop(routeID: routeID, session: session, count: count) }
         wake(tickets)
+        if !tickets.isEmpty { noteChange() }
         return tickets.count
     }
 

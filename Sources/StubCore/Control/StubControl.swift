@@ -18,6 +18,8 @@ public final class StubControl: OverrideSource, Sendable {
     let holds = Locked(HeldRequests())
     /// Wakes held requests by ticket; set by the transport.
     let releaser = Locked<(@Sendable ([UInt64]) -> Void)?>(nil)
+    /// Live readers of the journal and of control changes (`GET /__stubd/journal/stream`).
+    package let feed = JournalFeed()
     /// Requests that broke the API contract so far (`serve --openapi`).
     private let violations = Locked(0)
 
@@ -27,7 +29,7 @@ public final class StubControl: OverrideSource, Sendable {
     /// Requests that broke the API contract since start.
     public var contractViolationCount: Int { violations.withLock { $0 } }
 
-    private struct State {
+    struct State {
         var overrides: [Scope: [String: RouteOverride]] = [:]  // scope → route id → override
         var journal: RequestJournal
         var sessions: SessionExpiry
@@ -41,6 +43,9 @@ public final class StubControl: OverrideSource, Sendable {
     }
 
     private let state: Locked<State>
+
+    /// Reads the state under its lock.
+    func withState<T>(_ body: (State) -> T) -> T { state.withLock { body($0) } }
     private let journalCapacity: Int
     private let clock: @Sendable () -> Double
 
@@ -86,6 +91,7 @@ public final class StubControl: OverrideSource, Sendable {
         }
         // Turning a hold off lets its requests go.
         if !o.hold { release(routeID: route.id, session: session, count: nil) }
+        noteChange()
     }
 
     /// Removes the override of one route.
@@ -99,6 +105,7 @@ public final class StubControl: OverrideSource, Sendable {
             }
         }
         release(routeID: routeID, session: session, count: nil)
+        noteChange()
     }
 
     /// The override of one route, if any.
@@ -130,6 +137,7 @@ public final class StubControl: OverrideSource, Sendable {
             if advance && o.served < o.sequence.count {
                 decision.variant = o.sequence[o.served]
                 decision.fromSequence = true
+                decision.sequenceStep = (o.served + 1, o.sequence.count)
                 o.served += 1
                 s.overrides[key]?[routeID] = o
             }
@@ -146,15 +154,24 @@ public final class StubControl: OverrideSource, Sendable {
         RequestJournal.trim(&record)
         // Moved into the lock's closure through an optional, not copied; the dropped entry is
         // freed here, after the lock is released.
+        // A live reader gets the record too: a copy of one reference, made only when one is open.
+        let live: RequestRecord? = feed.hasReaders ? copy record : nil
         var pending: RequestRecord? = consume record
-        let dropped = state.withLock { $0.journal.append(pending.take()!) }
+        let (dropped, id) = state.withLock { s in (s.journal.append(pending.take()!), s.journal.lastID) }
         _ = dropped
+        if let live { wake(feed.publish(RequestJournal.Entry(id: id, record: live))) }
+    }
+
+    /// Tells live readers that overrides, holds, sessions or the stub set changed.
+    package func noteChange() {
+        guard feed.hasReaders else { return }
+        wake(feed.changed())
     }
 
     /// Journal entries of one scope, oldest first, filtered.
     public func journal(session: String?, filter: JournalFilter = JournalFilter()) -> [RequestJournal.Entry] {
         let all = state.withLock { $0.journal.entries }
-        let matching = all.filter { $0.record.session == session && filter.matches($0) }
+        let matching = all.filter { (filter.allSessions || $0.record.session == session) && filter.matches($0) }
         if let limit = filter.limit, matching.count > limit { return Array(matching.suffix(limit)) }
         return matching
     }
@@ -173,6 +190,7 @@ public final class StubControl: OverrideSource, Sendable {
             s.journal.removeAll { $0.record.session == session }
         }
         wake(holds.withLock { $0.popAll(session: session) })
+        noteChange()
     }
 }
 
@@ -202,6 +220,8 @@ public struct JournalFilter: Sendable {
     public var limit: Int?
     /// GraphQL operation name (a batch matches when any of its operations does).
     public var operation: String?
+    /// Every session's entries, not only those of the scope asked about (`scope=all`).
+    public var allSessions = false
 
     /// Makes a filter; nil fields do not filter.
     public init(route: String? = nil, method: String? = nil, path: String? = nil, sinceID: Int? = nil, sinceTime: Date? = nil, limit: Int? = nil) {

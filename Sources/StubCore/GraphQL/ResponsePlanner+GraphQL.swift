@@ -61,7 +61,7 @@ extension ResponsePlanner {
             switch planned.response {
             case .variant(let variant, _): bodies.append(planned.renderedBody ?? variant.body)
             case .reply(let reply): bodies.append(reply.body)
-            case .deferred: bodies.append(GraphQLReply.error(500, "operation \(name) cannot be answered in a batch", code: "INTERNAL").body)
+            case .deferred, .live: bodies.append(GraphQLReply.error(500, "operation \(name) cannot be answered in a batch", code: "INTERNAL").body)
             }
             if first == nil { first = planned }
         }

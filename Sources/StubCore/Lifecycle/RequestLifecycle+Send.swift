@@ -64,6 +64,11 @@ extension RequestLifecycle {
             phase = .done
             finish(plan, request, env, now: now, status: 0, fault: nil)
             return .close
+        case .live(let live):
+            // Logged when the client leaves; admin calls are never journaled.
+            self.plan = plan
+            phase = .live(LiveJournalCursor(live))
+            return .respond(status: 200, body: .pulled(length: nil, headers: LiveJournal.headers))
         }
     }
 

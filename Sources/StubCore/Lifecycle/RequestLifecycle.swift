@@ -46,6 +46,8 @@ package struct LifecycleEnvironment: Sendable {
 /// | slowHeaders | resumed | the next piece of the head and suspend, or the body and close |
 /// | streaming, throttling, truncating | pull | bytes, wait (suspend), end, abort, reset |
 /// | streaming | response freed | journaled with the events sent and whether the client left |
+/// | live | pull | the next batch of journal events, wait (parked with the feed), abort on stop |
+/// | live | response freed | the feed's reader is closed; logged |
 /// | waiting phases | connection ended | the hold ends; journaled as a client that left |
 package struct RequestLifecycle {
     /// Where the request is; each phase carries what it needs.
@@ -68,6 +70,8 @@ package struct RequestLifecycle {
         case truncating([UInt8])
         /// A `slow-headers` fault: the head trickling out.
         case slowHeaders(SlowHeadersCursor)
+        /// A live journal stream being pulled until the client leaves.
+        case live(LiveJournalCursor)
         /// Answered (or closed); nothing more happens but the connection's end.
         case done
     }
@@ -107,6 +111,7 @@ package struct RequestLifecycle {
     /// The transport suspended the connection under `ticket`: a held request is registered with
     /// the control now, so a release can find it.
     package mutating func suspended(ticket: UInt64, env: LifecycleEnvironment) {
+        if case .live(let cursor) = phase { return cursor.parked(ticket: ticket, control: env.responder.control) }
         guard case .held(let until, nil) = phase, let plan, let routeID = plan.routeID else { return }
         phase = .held(until: until, ticket: ticket)
         env.responder.control.holdStarted(ticket: ticket, routeID: routeID, session: plan.session)
@@ -139,7 +144,7 @@ package struct RequestLifecycle {
                 finishStored(request, env, now: now, status: 0, fault: .slowHeaders)
             }
             return action
-        case .receiving, .streaming, .throttling, .truncating, .done:
+        case .receiving, .streaming, .throttling, .truncating, .live, .done:
             return .close
         }
     }
@@ -178,6 +183,11 @@ package struct RequestLifecycle {
             let result = cursor.pull(at: offset, into: buffer, now: now)
             phase = .throttling(cursor)
             return result
+        case .live(var cursor):
+            if stopping || clientGone { return .abort }
+            let result = cursor.pull(into: buffer, now: now)
+            phase = .live(cursor)
+            return result
         case .truncating(let part):
             guard offset < part.count, let base = buffer.baseAddress else { return .abort }
             let count = min(buffer.count, part.count - offset)
@@ -190,6 +200,11 @@ package struct RequestLifecycle {
 
     /// The transport freed a pulled response: a stream is journaled now, with what was sent.
     package mutating func responseFreed(_ request: some LifecycleRequest, env: LifecycleEnvironment, now: UInt64) {
+        if case .live(let cursor) = phase {
+            cursor.live.feed.close(cursor.live.reader)
+            phase = .done
+            return finishStored(request, env, now: now, status: 200, fault: nil, clientGone: true)
+        }
         guard case .streaming(let cursor) = phase else { return }
         phase = .done
         let gone = clientLeft || !cursor.ended
@@ -210,6 +225,9 @@ package struct RequestLifecycle {
             _ = end(request, env, now: now, status: 0, fault: .hang, clientGone: true)
         case .slowHeaders:
             _ = end(request, env, now: now, status: 0, fault: .slowHeaders, clientGone: true)
+        case .live(let cursor):
+            cursor.live.feed.close(cursor.live.reader)
+            phase = .done
         case .receiving, .streaming, .throttling, .truncating, .done:
             break
         }

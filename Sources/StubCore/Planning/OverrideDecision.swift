@@ -1,9 +1,11 @@
 /// What an admin override says for one request to a route.
-package struct OverrideDecision: Sendable, Equatable {
+package struct OverrideDecision: Sendable {
     /// A variant to serve, from a sticky override or a sequence step.
     package var variant: String?
     /// True when `variant` is a sequence step.
     package var fromSequence: Bool
+    /// Which step of how many, for a sequence step (1-based), so the journal can say so.
+    package var sequenceStep: (step: Int, of: Int)?
     /// A delay that beats the stub files.
     package var delay: DelaySpec?
     /// A fault that beats the stub files.

@@ -10,6 +10,8 @@ package struct ResponsePlan: Sendable {
         case reply(Reply)
         /// A reply that takes long to make (a reload), to be made off the threads serving requests.
         case deferred(DeferredReply)
+        /// The journal as it happens (`GET /__stubd/journal/stream`), until the client leaves.
+        case live(LiveJournal)
     }
 
     /// Why a variant was chosen, for the access log and the journal.
@@ -79,6 +81,11 @@ package struct ResponsePlan: Sendable {
     package var selection: Selection? {
         get { storage.selection }
         set { unique().selection = newValue }
+    }
+    /// Which step of an admin sequence chose the variant (1-based, of how many).
+    package var sequenceStep: (step: Int, of: Int)? {
+        get { storage.sequenceStep }
+        set { unique().sequenceStep = newValue }
     }
     /// The GraphQL operation the request named, for a request to a GraphQL endpoint.
     package var operation: String? {

@@ -13,6 +13,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
     var route: Route? = nil
     var variantName: String? = nil
     var selection: ResponsePlan.Selection? = nil
+    var sequenceStep: (step: Int, of: Int)? = nil
     var session: String? = nil
     var operation: String? = nil
     var scopedPath: String? = nil
@@ -39,6 +40,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
         other.route = route
         other.variantName = variantName
         other.selection = selection
+        other.sequenceStep = sequenceStep
         other.session = session
         other.operation = operation
         other.scopedPath = scopedPath

@@ -84,6 +84,7 @@ package struct ResponsePlanner: Sendable {
         plan.route = route
         plan.variantName = variant.name
         plan.selection = chosen.selection
+        if chosen.selection == .sequence { plan.sequenceStep = decision?.sequenceStep }
         if let graphQL { plan.operation = graphQL.operationName }
         return plan
     }
@@ -116,10 +117,9 @@ package struct ResponsePlanner: Sendable {
     }
 
     private func notFound(_ request: any RequestHead, catalog: StubCatalog) -> Reply {
-        let misses = catalog.matcher.nearMisses(method: request.method, path: request.path, in: catalog.routes)
-        return .error(404, "no stub matches this request", [
+        .error(404, "no stub matches this request", [
             ("method", .string(request.method)), ("path", .string(request.path)),
-            ("nearMisses", .array(misses.map { .object([("route", .string($0.id)), ("method", .string($0.method)), ("path", .string($0.fullPath))]) })),
+            ("nearMisses", AdminAPI.nearMissesJSON(method: request.method, path: request.path, catalog: catalog)),
         ])
     }
 }

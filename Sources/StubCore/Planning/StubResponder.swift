@@ -140,6 +140,10 @@ package final class StubResponder: Sendable {
                                    status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes)
         }
         record.route = plan.route
+        if let selection = plan.selection {
+            record.selection = selection.rawValue
+            record.sequenceStep = plan.sequenceStep
+        }
         record.proxied = plan.proxied
         if let operation = plan.operation { record.operation = operation }
         record.stream = stream

@@ -19,6 +19,13 @@ package enum Limits {
     /// The path prefix that does what the session header does, for clients that cannot add a
     /// header: `/__session/<id>/api/v1/users` is `/api/v1/users` in session `<id>`.
     package static let sessionPathPrefix = "/__session/"
+    /// Path bytes read to say why a near miss did not match; a longer path is judged by its start.
+    package static let maxNearMissPathBytes = 2048
+    /// Live journal streams (`GET /__stubd/journal/stream`) open at once: dashboards and scripts.
+    package static let maxJournalStreams = 64
+    /// Entries a live journal stream keeps for a reader that falls behind; older ones are dropped
+    /// and the reader is told how many.
+    package static let journalStreamBacklog = 5000
 
     /// "milliseconds from 0 to 3600000", for error messages about delays.
     package static var delayExpectation: String { "milliseconds from 0 to \(maxDelayMs)" }

@@ -14,6 +14,7 @@ final class LimitReport: Sendable {
     private struct Tally {
         var lastLogged = [UInt64](repeating: 0, count: Kind.allCases.count)
         var unreported = [Int](repeating: 0, count: Kind.allCases.count)
+        var total = [Int](repeating: 0, count: Kind.allCases.count)
     }
 
     private let tally = Locked(Tally())
@@ -23,11 +24,30 @@ final class LimitReport: Sendable {
         self.log = log
     }
 
+    /// The name health gives each kind.
+    static func name(_ kind: Kind) -> String {
+        switch kind {
+        case .full: return "connectionLimit"
+        case .perClient: return "perClientLimit"
+        case .late: return "headerTimeout"
+        case .idle: return "idleTimeout"
+        case .slowBody: return "slowBody"
+        case .evicted: return "evicted"
+        }
+    }
+
+    /// How many times each limit was hit since start, every kind named.
+    var totals: [(name: String, count: Int)] {
+        let counts = tally.withLock { $0.total }
+        return Kind.allCases.map { (LimitReport.name($0), counts[$0.rawValue]) }
+    }
+
     /// Counts one event of `kind`; logs `line` when none was logged in the last interval.
     func note(_ kind: Kind, now: UInt64, _ line: @autoclosure () -> String) {
         let k = kind.rawValue
         let times = tally.withLock { t -> Int? in
             t.unreported[k] += 1
+            t.total[k] += 1
             guard t.lastLogged[k] == 0 || now &- t.lastLogged[k] >= LimitReport.intervalNs else { return nil }
             t.lastLogged[k] = now
             defer { t.unreported[k] = 0 }

@@ -23,9 +23,14 @@ final class CatalogStore: AdminHost, Sendable {
 
     /// True when a folder with no routes loads (a proxy answers everything).
     let allowEmpty: Bool
+    /// Called after each reload, good or bad (live dashboards hear of it).
+    let reloaded: @Sendable () -> Void
+    /// Connection limits hit so far, by name; set once the admission control exists.
+    let limits = Locked<(@Sendable () -> [(name: String, count: Int)])?>(nil)
 
-    init(directory: URL, catalog: StubCatalog, announceReloads: Bool, allowEmpty: Bool = false) {
+    init(directory: URL, catalog: StubCatalog, announceReloads: Bool, allowEmpty: Bool = false, reloaded: @escaping @Sendable () -> Void = {}) {
         self.allowEmpty = allowEmpty
+        self.reloaded = reloaded
         self.directory = directory
         self.prepared = Locked(PreparedCatalog(catalog))
         self.report = Locked(HealthReport(loadedAt: catalog.loadedAt))
@@ -38,6 +43,8 @@ final class CatalogStore: AdminHost, Sendable {
     var currentCatalog: StubCatalog { current.catalog }
 
     var health: HealthReport { report.withLock { $0 } }
+
+    var limitsHit: [(name: String, count: Int)] { limits.withLock { $0 }?() ?? [] }
 
     func reloadNow() -> Result<StubCatalog, StubLoadFailure> {
         reloadLock.withLock {
@@ -58,6 +65,7 @@ final class CatalogStore: AdminHost, Sendable {
                     StandardStreams.write("stubd: reload failed, still serving the stubs loaded at \(health.loadedAt):\n\(failure)\n", to: STDERR_FILENO)
                 }
             }
+            reloaded()
             return result
         }
     }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubDashboard
 import StubSystem
 #if canImport(Glibc)
 import Glibc
@@ -80,11 +81,12 @@ public final class StubServer: Sendable {
         tlsPort = secure.first?.port
         listensOnIPv6Loopback = configuration.host == "localhost" && (plain.isEmpty ? secure : plain).count == 2
         self.configuration = configuration
+        let control = StubControl(journalSize: configuration.journalSize, sessionTTLSeconds: configuration.sessionTTLSeconds,
+                                  maxSessions: configuration.maxSessions)
+        self.control = control
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads,
-                                 allowEmpty: configuration.unmatched != nil)
+                                 allowEmpty: configuration.unmatched != nil, reloaded: { control.noteChange() })
         self.store = store
-        control = StubControl(journalSize: configuration.journalSize, sessionTTLSeconds: configuration.sessionTTLSeconds,
-                              maxSessions: configuration.maxSessions)
         let contract = configuration.contract
         for warning in contract?.prepare(catalog.routes) ?? [] { StandardStreams.write("warning: \(warning)\n", to: STDERR_FILENO) }
         // Each part that starts a thread is stopped again if a later part fails to start.
@@ -92,13 +94,15 @@ public final class StubServer: Sendable {
         var madeBridge: RequestBridge?
         do {
             madeLog = configuration.log == .off ? nil : try AccessLog(format: configuration.log)
-            let admin = configuration.adminEnabled
-                ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current) : nil
-            let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog,
-                                          unmatched: configuration.unmatched, contract: contract)
             let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { _ = shutdown($0, Int32(SHUT_RDWR)) },
                                                 peerGone: LibC.peerClosed,
                                                 log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
+            store.limits.withLock { $0 = { admission.report.totals } }
+            let admin = configuration.adminEnabled
+                ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current,
+                           ui: configuration.dashboard ? DashboardFiles.files : nil) : nil
+            let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog,
+                                          unmatched: configuration.unmatched, contract: contract)
             madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, holdCapMs: configuration.holdCapMs,
                                            maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes, maxHead: configuration.maxHeadBytes,
                                            useEpoll: EventLoopChoice.usesEpoll(configuration.eventLoop),

@@ -63,6 +63,8 @@ public struct StubServerConfiguration: Sendable {
     public var maxSessions = StubControl.defaultMaxSessions
     /// Serve the admin API under `/__stubd/`.
     public var adminEnabled = true
+    /// Serve the dashboard for people at `/__stubd/ui` (with the admin API; `--no-ui` turns it off).
+    public var dashboard = true
     /// When set, admin calls other than health need `Authorization: Bearer <token>`.
     public var adminToken: String?
     /// Reload when files in the stub directory change (inotify, else polling).

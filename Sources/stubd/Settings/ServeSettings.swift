@@ -24,6 +24,7 @@ enum ServeSettings {
             .optionalText("--admin-token", "TOKEN", \.configuration.adminToken,
                           help: "Require `Authorization: Bearer TOKEN` on admin calls"),
             .toggle("--no-admin", \.configuration.adminEnabled, on: false, help: "Turn off the admin API under /__stubd/"),
+            .toggle("--no-ui", \.configuration.dashboard, on: false, help: "Turn off the dashboard at /__stubd/ui"),
             .toggle("--no-watch", \.configuration.watch, on: false, help: "Do not reload when stub files change"),
             .choice("--watch", "MODE", \.configuration.watchMode, help: "How changes are noticed: native (inotify on Linux) or poll"),
         ]

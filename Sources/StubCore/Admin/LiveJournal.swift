@@ -1,0 +1,19 @@
+/// One open `GET /__stubd/journal/stream`: its reader in the control's feed, the entries it
+/// starts with, and how a batch becomes server-sent events. The request's lifecycle pulls it
+/// (`LiveJournalCursor`) and closes the reader when the response ends.
+package struct LiveJournal: Sendable {
+    /// The feed the reader is open in.
+    package let feed: JournalFeed
+    /// The reader's id in `feed`.
+    package let reader: Int
+    /// Entries already in the journal that the reader asked for (`since`), sent first.
+    package let initial: [RequestJournal.Entry]
+    /// Server-sent event bytes for a batch (entries already filtered to ones not sent).
+    package let render: @Sendable (JournalFeed.Batch) -> [UInt8]
+
+    /// The response head of a stream of server-sent events that no proxy should buffer.
+    package static let headers = [
+        HTTPHeader("Content-Type", "text/event-stream; charset=utf-8"), HTTPHeader("Cache-Control", "no-store"),
+        HTTPHeader("X-Accel-Buffering", "no"),
+    ]
+}

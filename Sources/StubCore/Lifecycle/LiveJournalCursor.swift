@@ -1,0 +1,64 @@
+/// Where a live journal stream is: the bytes of the batch being sent, the last entry id sent (so
+/// an entry both in the starting backlog and the feed goes out once), and when a keep-alive
+/// comment is due (so a client or proxy that drops idle connections keeps this one).
+package struct LiveJournalCursor {
+    /// Seconds of silence before a keep-alive comment.
+    static let keepAliveNs: UInt64 = 15_000_000_000
+
+    let live: LiveJournal
+    private var pending: [UInt8] = []
+    private var offset = 0
+    private var lastSentID = 0
+    private var keepAliveDue: UInt64 = 0
+    private var started = false
+
+    init(_ live: LiveJournal) {
+        self.live = live
+    }
+
+    /// Copies what is ready into `buffer`, or says how long to wait for more.
+    mutating func pull(into buffer: UnsafeMutableRawBufferPointer, now: UInt64) -> PullResult {
+        if offset >= pending.count, !refill(now: now) { return .wait(until: keepAliveDue) }
+        let count = min(buffer.count, pending.count - offset)
+        pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+        offset += count
+        return .copied(count)
+    }
+
+    /// Takes the next batch (the starting backlog first), or a keep-alive when one is due.
+    private mutating func refill(now: UInt64) -> Bool {
+        var batch: JournalFeed.Batch
+        if !started {
+            started = true
+            batch = JournalFeed.Batch(entries: live.initial, dropped: 0, changed: false)
+            var bytes = Array("retry: 2000\n: stubd journal stream\n\n".utf8)
+            bytes += fresh(&batch)
+            return fill(bytes, now: now)
+        }
+        batch = live.feed.take(live.reader)
+        let bytes = fresh(&batch)
+        if !bytes.isEmpty { return fill(bytes, now: now) }
+        guard now >= keepAliveDue else { return false }
+        return fill(Array(": keep-alive\n\n".utf8), now: now)
+    }
+
+    /// The batch's events, without entries sent already.
+    private mutating func fresh(_ batch: inout JournalFeed.Batch) -> [UInt8] {
+        let lastSent = lastSentID
+        batch.entries.removeAll { $0.id <= lastSent }
+        if let last = batch.entries.last { lastSentID = last.id }
+        return batch.isEmpty ? [] : live.render(batch)
+    }
+
+    private mutating func fill(_ bytes: [UInt8], now: UInt64) -> Bool {
+        pending = bytes
+        offset = 0
+        keepAliveDue = now &+ LiveJournalCursor.keepAliveNs
+        return true
+    }
+
+    /// The connection waits under `ticket`; woken at once when something arrived meanwhile.
+    func parked(ticket: UInt64, control: StubControl) {
+        if !live.feed.park(live.reader, ticket: ticket) { control.wake([ticket]) }
+    }
+}

@@ -1,0 +1,30 @@
+/// Why a near miss did not match, in words a person reads beside the 404: the first place the
+/// request and the route part (method, segment count, or one segment).
+extension RouteMatcher {
+    /// The first difference between the request and `route`, e.g.
+    /// `segment 3: route has "users", request has "user"`.
+    package static func missReason(method: String, path: String, route: Route) -> String {
+        let segments = PathTemplate.split(path.prefix(Limits.maxNearMissPathBytes))
+        let template = route.template.segments
+        for (i, expected) in template.enumerated() {
+            guard i < segments.count else {
+                return "the route has \(template.count) path segments, the request \(segments.count)"
+            }
+            if case .literal(let text) = expected, text != segments[i], text != PathDecoding.decodedWhole(segments[i]) {
+                return "segment \(i + 1): the route has \"\(text)\", the request \"\(clipped(segments[i]))\""
+            }
+        }
+        if segments.count > template.count {
+            return "the route has \(template.count) path segments, the request \(segments.count)"
+        }
+        if route.method != method {
+            return "the route answers \(route.method), the request is \(clipped(method))"
+        }
+        return "the path and method match; another route or a GraphQL operation took precedence"
+    }
+
+    /// A request's text cut to a length fit for one line.
+    private static func clipped(_ text: String) -> String {
+        text.count <= 40 ? text : String(text.prefix(40)) + "…"
+    }
+}
