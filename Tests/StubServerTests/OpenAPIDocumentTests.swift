@@ -29,7 +29,8 @@ import Testing
     @Test func everyDocumentedCallAnswersWithADocumentedStatus() async throws {
         let operations = try documentedOperations()
         try await withServer { server in
-            for (key, operation) in operations.sorted(by: { $0.key < $1.key }) {
+            // The stream never ends on its own; StreamTests and LiveJournalTests read it with a time limit.
+            for (key, operation) in operations.sorted(by: { $0.key < $1.key }) where key != "GET /__stubd/journal/stream" {
                 let parts = key.split(separator: " ")
                 let method = String(parts[0])
                 let path = parts[1].replacingOccurrences(of: "{route}", with: "app/users").replacingOccurrences(of: "/__stubd", with: "")
@@ -37,7 +38,9 @@ import Testing
                 let got = try await AdminClient(server: server).call(method, path, json: body)
                 let responses = try #require(operation["responses"] as? [String: Any])
                 #expect(responses[String(got.status)] != nil, "\(key) answered \(got.status), documented: \(responses.keys.sorted())")
-                #expect(got.header("Content-Type")?.hasPrefix("application/json") == true)
+                let documented = ((responses[String(got.status)] as? [String: Any])?["content"] as? [String: Any])?.keys.sorted() ?? []
+                let type = got.header("Content-Type")?.split(separator: ";").first.map(String.init) ?? ""
+                #expect(documented.contains(type), "\(key) answered \(type), documented: \(documented)")
             }
         }
     }

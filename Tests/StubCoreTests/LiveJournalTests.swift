@@ -1,0 +1,145 @@
+import Foundation
+@testable import StubCore
+import Testing
+import StubSystem
+
+/// The live journal under the dashboard: the feed's readers and backlogs, the stream's lifecycle
+/// with a fake clock, and the words the journal uses for why a variant was chosen and why a near
+/// miss did not match.
+@Suite struct LiveJournalTests {
+    static let ms: UInt64 = 1_000_000
+
+    func record(_ path: String, session: String? = nil, status: Int = 200) -> RequestRecord {
+        RequestRecord(request: StubRequest(method: "GET", path: path), session: session, routeID: nil, variant: nil, status: status,
+                      delayMs: 0, fault: nil, elapsedMs: 0, bodyBytes: 0)
+    }
+
+    @Test func aReaderGetsItsScopesEntriesOnceAndParksOnlyWhenNothingIsWaiting() {
+        let feed = JournalFeed(capacity: 4, backlog: 100)
+        #expect(!feed.hasReaders)
+        let all = feed.open(scope: nil)!
+        let mine = feed.open(scope: .session("a"))!
+        #expect(feed.hasReaders)
+        #expect(feed.park(all, ticket: 7), "nothing waiting: parked")
+        let woken = feed.publish(RequestJournal.Entry(id: 1, record: record("/x", session: "b")))
+        #expect(woken == [7], "the parked reader is woken, once")
+        #expect(feed.publish(RequestJournal.Entry(id: 2, record: record("/y", session: "a"))).isEmpty, "no one parked any more")
+        #expect(feed.take(all).entries.map(\.id) == [1, 2])
+        #expect(feed.take(mine).entries.map(\.id) == [2], "a session's reader sees only its session")
+        #expect(feed.take(all).isEmpty, "taken once")
+        _ = feed.publish(RequestJournal.Entry(id: 3, record: record("/z")))
+        #expect(!feed.park(all, ticket: 8), "something waits: the caller wakes it at once")
+        feed.close(all)
+        feed.close(mine)
+        #expect(!feed.hasReaders)
+    }
+
+    @Test func aSlowReaderLosesItsOldestEntriesAndIsToldHowMany() {
+        let feed = JournalFeed(capacity: 1, backlog: 50)
+        let reader = feed.open(scope: nil)!
+        for id in 1...120 { _ = feed.publish(RequestJournal.Entry(id: id, record: record("/p"))) }
+        let batch = feed.take(reader)
+        #expect(batch.entries.count <= 50 && batch.entries.last?.id == 120)
+        #expect(batch.dropped + batch.entries.count == 120, "every entry is either sent or counted as dropped")
+        #expect(feed.open(scope: nil) == nil, "capacity 1: a second reader is refused")
+    }
+
+    @Test func controlChangesWakeEveryReader() {
+        let feed = JournalFeed()
+        let a = feed.open(scope: nil)!, b = feed.open(scope: .session("s"))!
+        #expect(feed.park(a, ticket: 1) && feed.park(b, ticket: 2))
+        #expect(Set(feed.changed()) == [1, 2])
+        #expect(feed.take(a).changed && feed.take(b).changed)
+    }
+
+    /// A stream through the request's lifecycle: the entries journaled before it (asked for with
+    /// `since`), then a wait, then a batch after a request is recorded, then the end.
+    @Test func theStreamSendsTheBacklogThenWaitsThenSendsNewEntries() throws {
+        let stubs = try TemporaryStubs(["app/a/route.json": #"{"method": "GET", "path": "/a"}"#, "app/a/200.json": "{}"])
+        let catalog = try stubs.catalog()
+        let control = StubControl(journalSize: 100)
+        let host = FixedHost(catalog: catalog)
+        let admin = AdminAPI(control: control, host: host, token: nil, version: "test")
+        let env = LifecycleEnvironment(responder: StubResponder(control: control, admin: admin), holdCapNs: 1000 * Self.ms)
+        var woken: [UInt64] = []
+        let lock = Locked<[UInt64]>([])
+        control.setReleaser { tickets in lock.withLock { $0 += tickets } }
+
+        var before = RequestLifecycle()
+        _ = before.requestComplete(FakeRequest("/a"), catalog: catalog, env: env, now: 1)
+        let stream = FakeRequest("/__stubd/journal/stream?since=0")
+        var life = RequestLifecycle()
+        guard case .respond(200, .pulled(nil, let headers)) = life.requestComplete(stream, catalog: catalog, env: env, now: 1) else {
+            Issue.record("no stream: \(life.phase)"); return
+        }
+        #expect(headers.contains { $0.name == "Content-Type" && $0.value.hasPrefix("text/event-stream") })
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        func pull(at now: UInt64) -> (PullResult, String) {
+            buffer.withUnsafeMutableBytes { raw in
+                let result = life.pull(at: 0, into: raw, now: now, stopping: false, clientGone: false)
+                if case .copied(let n) = result { return (result, String(decoding: raw.prefix(n), as: UTF8.self)) }
+                return (result, "")
+            }
+        }
+        let (_, first) = pull(at: 2)
+        #expect(first.contains("id: 1\nevent: request\n") && first.contains("\"path\":\"/a\""), "the backlog comes first")
+        guard case .wait(let until) = pull(at: 3).0 else { Issue.record("expected a wait"); return }
+        #expect(until == 2 + LiveJournalCursor.keepAliveNs, "a keep-alive is due 15 s after the last bytes")
+        life.suspended(ticket: 42, env: env)
+        var after = RequestLifecycle()
+        _ = after.requestComplete(FakeRequest("/nope"), catalog: catalog, env: env, now: 4)
+        woken = lock.withLock { $0 }
+        #expect(woken == [42], "recording a request wakes the parked stream")
+        let (_, second) = pull(at: 5)
+        #expect(second.contains("id: 2\n") && second.contains("\"nearMisses\":[{") && !second.contains("id: 1\n"))
+        let (_, keepAlive) = pull(at: 6 + LiveJournalCursor.keepAliveNs)
+        #expect(keepAlive == ": keep-alive\n\n")
+        #expect(life.pull(at: 0, into: UnsafeMutableRawBufferPointer(start: nil, count: 0), now: 7, stopping: true, clientGone: false) == .abort)
+        life.responseFreed(stream, env: env, now: 8)
+        #expect(!control.feed.hasReaders, "the reader is closed with the response")
+        #expect(control.journal(session: nil).count == 2, "the stream itself is not journaled")
+    }
+
+    @Test func nearMissesSayWhereTheyParted() throws {
+        let stubs = try TemporaryStubs([
+            "app/_service.json": #"{"basePath": "/api/v1"}"#,
+            "app/user/route.json": #"{"method": "GET", "path": "/users/{id}"}"#, "app/user/200.json": "{}",
+            "app/login/route.json": #"{"method": "POST", "path": "/login"}"#, "app/login/200.json": "{}",
+        ])
+        let catalog = try stubs.catalog()
+        let user = try #require(catalog.routes.first { $0.id == "app/user" })
+        let login = try #require(catalog.routes.first { $0.id == "app/login" })
+        #expect(RouteMatcher.missReason(method: "GET", path: "/api/v1/user/1", route: user) == #"segment 3: the route has "users", the request "user""#)
+        #expect(RouteMatcher.missReason(method: "GET", path: "/api/v1/users", route: user) == "the route has 4 path segments, the request 3")
+        #expect(RouteMatcher.missReason(method: "GET", path: "/api/v1/users/1/x", route: user) == "the route has 4 path segments, the request 5")
+        #expect(RouteMatcher.missReason(method: "GET", path: "/api/v1/login", route: login) == "the route answers POST, the request is GET")
+    }
+
+    @Test func theJournalSaysWhichSequenceStepChoseTheVariant() throws {
+        let stubs = try TemporaryStubs([
+            "app/a/route.json": #"{"method": "GET", "path": "/a", "variants": {"200": {"when": {"query": {"x": "1"}}}}}"#,
+            "app/a/200.json": "{}", "app/a/500.json": "{}", "app/a/503.json": "{}",
+        ])
+        let catalog = try stubs.catalog()
+        let control = StubControl(journalSize: 10)
+        let responder = StubResponder(control: control, admin: nil)
+        try control.setOverride(RouteOverride(sequence: ["503", "500"]), for: catalog.routes[0], session: nil)
+        let env = LifecycleEnvironment(responder: responder, holdCapNs: Self.ms)
+        for target in ["/a", "/a", "/a?x=1", "/a", "/a?__variant=503"] {
+            var life = RequestLifecycle()
+            _ = life.requestComplete(FakeRequest(target), catalog: catalog, env: env, now: 1)
+        }
+        let entries = control.journal(session: nil)
+        let selections = entries.map { AdminAPI.selectionJSON($0.record).serialized() }
+        #expect(selections == [#"{"by":"sequence","step":1,"of":2}"#, #"{"by":"sequence","step":2,"of":2}"#, #"{"by":"when"}"#,
+                               #"{"by":"default"}"#, #"{"by":"request"}"#])
+    }
+}
+
+/// A host serving one fixed catalog.
+struct FixedHost: AdminHost {
+    let catalog: StubCatalog
+    var currentCatalog: StubCatalog { catalog }
+    var health: HealthReport { HealthReport(loadedAt: catalog.loadedAt) }
+    func reloadNow() -> Result<StubCatalog, StubLoadFailure> { .success(catalog) }
+}
