@@ -40,8 +40,20 @@ import StubSystem
         for id in 1...120 { _ = feed.publish(RequestJournal.Entry(id: id, record: record("/p"))) }
         let batch = feed.take(reader)
         #expect(batch.entries.count <= 50 && batch.entries.last?.id == 120)
-        #expect(batch.dropped + batch.entries.count == 120, "every entry is either sent or counted as dropped")
+        #expect(batch.dropped.total + batch.entries.count == 120, "every entry is either sent or counted as dropped")
+        #expect(batch.dropped.byClass == ["2": batch.dropped.total], "counted by status class")
         #expect(feed.open(scope: nil) == nil, "capacity 1: a second reader is refused")
+    }
+
+    @Test func aBatchKeepsItsNewestEntriesAndCountsTheRestByStatusClass() {
+        var batch = JournalFeed.Batch(entries: (1...10).map { id in
+            var r = record("/p", status: [200, 404, 503][id % 3])
+            if id == 10 { r.fault = .reset; r.status = 0 }
+            return RequestJournal.Entry(id: id, record: r)
+        })
+        batch.keepNewest(3)
+        #expect(batch.entries.map(\.id) == [8, 9, 10])
+        #expect(batch.dropped.total == 7 && batch.dropped.byClass == ["2": 2, "4": 3, "5": 2])
     }
 
     @Test func controlChangesWakeEveryReader() {
@@ -61,7 +73,6 @@ import StubSystem
         let host = FixedHost(catalog: catalog)
         let admin = AdminAPI(control: control, host: host, token: nil, version: "test")
         let env = LifecycleEnvironment(responder: StubResponder(control: control, admin: admin), holdCapNs: 1000 * Self.ms)
-        var woken: [UInt64] = []
         let lock = Locked<[UInt64]>([])
         control.setReleaser { tickets in lock.withLock { $0 += tickets } }
 
@@ -88,16 +99,25 @@ import StubSystem
         life.suspended(ticket: 42, env: env)
         var after = RequestLifecycle()
         _ = after.requestComplete(FakeRequest("/nope"), catalog: catalog, env: env, now: 4)
-        woken = lock.withLock { $0 }
-        #expect(woken == [42], "recording a request wakes the parked stream")
+        #expect(lock.withLock { $0 } == [42], "recording a request wakes the parked stream")
         let (_, second) = pull(at: 5)
         #expect(second.contains("id: 2\n") && second.contains("\"nearMisses\":[{") && !second.contains("id: 1\n"))
-        let (_, keepAlive) = pull(at: 6 + LiveJournalCursor.keepAliveNs)
+        // Under load entries gather for the batch gap: they neither wake the stream nor go one by one.
+        var third = RequestLifecycle(), fourth = RequestLifecycle()
+        _ = third.requestComplete(FakeRequest("/a"), catalog: catalog, env: env, now: 6)
+        guard case .wait(let gap) = pull(at: 7).0 else { Issue.record("expected the batch gap"); return }
+        #expect(gap == 5 + LiveJournalCursor.batchGapNs)
+        life.suspended(ticket: 43, env: env)
+        _ = fourth.requestComplete(FakeRequest("/a"), catalog: catalog, env: env, now: 8)
+        #expect(lock.withLock { $0 } == [42], "entries during the gap do not wake the stream")
+        let (_, batch) = pull(at: gap)
+        #expect(batch.contains("id: 3\n") && batch.contains("id: 4\n"), "one batch")
+        let (_, keepAlive) = pull(at: gap + LiveJournalCursor.keepAliveNs + 1)
         #expect(keepAlive == ": keep-alive\n\n")
         #expect(life.pull(at: 0, into: UnsafeMutableRawBufferPointer(start: nil, count: 0), now: 7, stopping: true, clientGone: false) == .abort)
         life.responseFreed(stream, env: env, now: 8)
         #expect(!control.feed.hasReaders, "the reader is closed with the response")
-        #expect(control.journal(session: nil).count == 2, "the stream itself is not journaled")
+        #expect(control.journal(session: nil).count == 4, "the stream itself is not journaled")
     }
 
     @Test func nearMissesSayWhereTheyParted() throws {

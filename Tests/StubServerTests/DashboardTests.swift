@@ -13,7 +13,7 @@ import FoundationNetworking
 
     @Test func thePageAndItsFilesAreServedWithAPolicyThatAllowsOnlyThemselves() async throws {
         try await withServer(configure: { $0.adminToken = "s3cret" }) { server in
-            let page = try await HTTPClient.fetch(server.url("/__stubd/ui"))
+            let page = try await HTTPClient.fetch(try #require(server.dashboardURL))
             #expect(page.status == 200 && page.header("Content-Type") == "text/html; charset=utf-8")
             let policy = try #require(page.header("Content-Security-Policy"))
             #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
@@ -37,6 +37,7 @@ import FoundationNetworking
         try await withServer(configure: { $0.dashboard = false }) { server in
             let page = try await HTTPClient.fetch(server.url("/__stubd/ui"))
             #expect(page.status == 404 && page.text.contains("the dashboard is off"))
+            #expect(server.dashboardURL == nil)
             #expect(try await HTTPClient.fetch(server.url("/__stubd/routes")).status == 200)
         }
     }

@@ -32,8 +32,13 @@ import Testing
             let head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500000\r\nConnection: close\r\n\r\n"
             let payload = Array(String(repeating: "x", count: 500_000).utf8)
             let sockets = try (0..<3).map { _ in try RawSocket(port: server.port) }
-            for socket in sockets { socket.send(Array(head.utf8) + payload[0..<400_000]) }
-            for _ in 0..<200 where server.bridge.bodyBudget.inUse < 800_000 { try await Task.sleep(nanoseconds: 10_000_000) }
+            // One after the other, each counted before the next starts: sent at once, two bodies
+            // could each be part-way when the budget ran out, and both get the 503.
+            for (i, socket) in sockets.enumerated() {
+                socket.send(Array(head.utf8) + payload[0..<400_000])
+                let counted = min(i + 1, 2) * 400_000
+                for _ in 0..<500 where server.bridge.bodyBudget.inUse < counted { try await Task.sleep(nanoseconds: 10_000_000) }
+            }
             for socket in sockets { socket.send(Array(payload[400_000...])) }
             var statuses: [String] = []
             for socket in sockets { statuses.append(String(String(decoding: await socket.read(), as: UTF8.self).prefix(12))) }

@@ -1,7 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// `GET /__stubd/journal/stream`: the journal as server-sent events, for the dashboard and for
 /// scripts (`curl -N`). Each answered request is an `event: request` whose data is the entry as
 /// `GET /__stubd/journal` gives it; `event: change` says overrides, holds or sessions changed;
-/// `event: dropped` says how many entries a reader that fell behind lost.
+/// `event: dropped` says how many entries a reader did not get (it fell behind, or more than 2,000
+/// a second arrived), by status class, so a chart stays true.
 extension AdminAPI {
     func stream(_ request: StubRequest, session: String?) -> ResponsePlan.Response {
         guard request.method == "GET" else { return .reply(notAllowed(["GET"])) }
@@ -38,7 +45,11 @@ extension AdminAPI {
     /// A batch as server-sent events.
     static func events(_ batch: JournalFeed.Batch, catalog: StubCatalog) -> [UInt8] {
         var out = ""
-        if batch.dropped > 0 { out += "event: dropped\ndata: {\"dropped\":\(batch.dropped)}\n\n" }
+        if batch.dropped.total > 0 {
+            let byClass = JSONValue.object(batch.dropped.byClass.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) })
+            out += "event: dropped\ndata: {\"dropped\":\(batch.dropped.total),\"byStatus\":\(byClass.serialized()),"
+            out += "\"time\":\"\(ISO8601.format(Date()))\"}\n\n"
+        }
         for entry in batch.entries {
             out += "id: \(entry.id)\nevent: request\ndata: "
             out += entryJSON(entry, catalog: catalog).serialized()

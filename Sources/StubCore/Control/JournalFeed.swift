@@ -6,16 +6,43 @@ import Synchronization
 /// pays one atomic load here and nothing else. Each reader has a bounded backlog: one that falls
 /// behind loses its oldest entries and is told how many.
 package final class JournalFeed: Sendable {
-    /// What one reader has not read yet.
-    struct Backlog {
+    /// What one reader has not read yet. A class, changed in place under the feed's lock: a
+    /// publish appends to each backlog without copying the table or the backlog.
+    final class Backlog: @unchecked Sendable {
+        // @unchecked: every instance lives in `readers` and is read and changed only with its
+        // lock held; none is handed out.
         /// Only entries of this scope; nil takes every scope.
         let scope: Scope?
         var entries: [RequestJournal.Entry] = []
-        var dropped = 0
+        var dropped = JournalFeed.Dropped()
         var changed = false
         /// The reader's suspended connection, woken when something arrives.
         var parked: UInt64?
         init(scope: Scope?) { self.scope = scope }
+
+        var isEmpty: Bool { entries.isEmpty && dropped.total == 0 && !changed }
+
+        /// Takes the parked ticket, if any, for the caller to wake.
+        func unpark(into woken: inout [UInt64]) {
+            if let ticket = parked { woken.append(ticket) }
+            parked = nil
+        }
+    }
+
+    /// Entries a reader did not get, counted by status class (`2`…`5`, `fault`), so a chart of
+    /// the traffic stays true when the list cannot keep up.
+    package struct Dropped: Sendable {
+        package var byClass: [String: Int] = [:]
+        package var total = 0
+
+        package init() {}
+
+        /// Counts one entry not sent.
+        package mutating func add(_ entry: RequestJournal.Entry) {
+            let status = entry.record.status
+            byClass[entry.record.fault != nil || status < 100 ? "fault" : String(status / 100), default: 0] += 1
+            total += 1
+        }
     }
 
     /// What one take hands a reader.
@@ -23,11 +50,24 @@ package final class JournalFeed: Sendable {
         /// New entries, oldest first.
         package var entries: [RequestJournal.Entry]
         /// Entries dropped since the last take because the reader fell behind.
-        package var dropped: Int
+        package var dropped: Dropped
         /// True when overrides, holds, sessions or the stub set changed since the last take.
         package var changed: Bool
         /// True when there is nothing to send.
-        package var isEmpty: Bool { entries.isEmpty && dropped == 0 && !changed }
+        package var isEmpty: Bool { entries.isEmpty && dropped.total == 0 && !changed }
+
+        package init(entries: [RequestJournal.Entry], dropped: Dropped = Dropped(), changed: Bool = false) {
+            self.entries = entries
+            self.dropped = dropped
+            self.changed = changed
+        }
+
+        /// Keeps the newest `limit` entries and counts the rest as dropped.
+        package mutating func keepNewest(_ limit: Int) {
+            guard entries.count > limit else { return }
+            for entry in entries.prefix(entries.count - limit) { dropped.add(entry) }
+            entries.removeFirst(entries.count - limit)
+        }
     }
 
     private let readerCount = Atomic<Int>(0)
@@ -68,16 +108,14 @@ package final class JournalFeed: Sendable {
         let scope = Scope(entry.record.session)
         return readers.withLock { all in
             var woken: [UInt64] = []
-            for (id, var backlog) in all where backlog.scope == nil || backlog.scope == scope {
-                all[id] = nil  // Held apart while changed, so the array below is not copied.
+            for backlog in all.values where backlog.scope == nil || backlog.scope == scope {
                 if backlog.entries.count >= backlogLimit {
-                    backlog.entries.removeFirst(backlogLimit / 10)
-                    backlog.dropped += backlogLimit / 10
+                    let cut = max(1, backlogLimit / 10)
+                    for old in backlog.entries.prefix(cut) { backlog.dropped.add(old) }
+                    backlog.entries.removeFirst(cut)
                 }
                 backlog.entries.append(entry)
-                if let ticket = backlog.parked { woken.append(ticket) }
-                backlog.parked = nil
-                all[id] = backlog
+                backlog.unpark(into: &woken)
             }
             return woken
         }
@@ -87,10 +125,9 @@ package final class JournalFeed: Sendable {
     func changed() -> [UInt64] {
         readers.withLock { all in
             var woken: [UInt64] = []
-            for id in all.keys {
-                all[id]?.changed = true
-                if let ticket = all[id]?.parked { woken.append(ticket) }
-                all[id]?.parked = nil
+            for backlog in all.values {
+                backlog.changed = true
+                backlog.unpark(into: &woken)
             }
             return woken
         }
@@ -99,14 +136,12 @@ package final class JournalFeed: Sendable {
     /// What reader `id` has not read yet, emptied.
     package func take(_ id: Int) -> Batch {
         readers.withLock { all in
-            guard var backlog = all[id] else { return Batch(entries: [], dropped: 0, changed: false) }
-            all[id] = nil
+            guard let backlog = all[id] else { return Batch(entries: []) }
             let batch = Batch(entries: backlog.entries, dropped: backlog.dropped, changed: backlog.changed)
             backlog.entries = []
-            backlog.entries.reserveCapacity(min(64, backlogLimit))
-            backlog.dropped = 0
+            backlog.entries.reserveCapacity(min(256, backlogLimit))
+            backlog.dropped = Dropped()
             backlog.changed = false
-            all[id] = backlog
             return batch
         }
     }
@@ -115,9 +150,8 @@ package final class JournalFeed: Sendable {
     /// last take: the caller wakes it at once instead.
     package func park(_ id: Int, ticket: UInt64) -> Bool {
         readers.withLock { all in
-            guard let backlog = all[id] else { return false }
-            if !backlog.entries.isEmpty || backlog.dropped > 0 || backlog.changed { return false }
-            all[id]?.parked = ticket
+            guard let backlog = all[id], backlog.isEmpty else { return false }
+            backlog.parked = ticket
             return true
         }
     }

@@ -1,9 +1,16 @@
 /// Where a live journal stream is: the bytes of the batch being sent, the last entry id sent (so
-/// an entry both in the starting backlog and the feed goes out once), and when a keep-alive
-/// comment is due (so a client or proxy that drops idle connections keeps this one).
+/// an entry both in the starting backlog and the feed goes out once), when the next batch may go
+/// (batches are at least `batchGapNs` apart), and when a keep-alive comment is due (so a client
+/// or proxy that drops idle connections keeps this one).
 package struct LiveJournalCursor {
     /// Seconds of silence before a keep-alive comment.
     static let keepAliveNs: UInt64 = 15_000_000_000
+    /// The least time between two batches: under load, entries gather for this long and go out
+    /// together, so a busy server wakes the stream 20 times a second, not once per request.
+    static let batchGapNs: UInt64 = 50_000_000
+    /// Entries sent in one batch at most (2,000 a second): a person reads far fewer, and each
+    /// costs the server a rendering; the rest are counted by status class instead.
+    static let maxPerBatch = 100
 
     let live: LiveJournal
     private var pending: [UInt8] = []
@@ -11,6 +18,10 @@ package struct LiveJournalCursor {
     private var lastSentID = 0
     private var keepAliveDue: UInt64 = 0
     private var started = false
+    /// No batch before this; the wait until then is not cut short by new entries.
+    private var nextBatchAt: UInt64 = 0
+    /// True while waiting out `batchGapNs`; the connection is then not parked with the feed.
+    private(set) var gathering = false
 
     init(_ live: LiveJournal) {
         self.live = live
@@ -18,7 +29,14 @@ package struct LiveJournalCursor {
 
     /// Copies what is ready into `buffer`, or says how long to wait for more.
     mutating func pull(into buffer: UnsafeMutableRawBufferPointer, now: UInt64) -> PullResult {
-        if offset >= pending.count, !refill(now: now) { return .wait(until: keepAliveDue) }
+        gathering = false
+        if offset >= pending.count {
+            if started, now < nextBatchAt {
+                gathering = true
+                return .wait(until: nextBatchAt)
+            }
+            if !refill(now: now) { return .wait(until: keepAliveDue) }
+        }
         let count = min(buffer.count, pending.count - offset)
         pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
         offset += count
@@ -30,14 +48,18 @@ package struct LiveJournalCursor {
         var batch: JournalFeed.Batch
         if !started {
             started = true
-            batch = JournalFeed.Batch(entries: live.initial, dropped: 0, changed: false)
+            batch = JournalFeed.Batch(entries: live.initial)
             var bytes = Array("retry: 2000\n: stubd journal stream\n\n".utf8)
             bytes += fresh(&batch)
             return fill(bytes, now: now)
         }
         batch = live.feed.take(live.reader)
+        batch.keepNewest(LiveJournalCursor.maxPerBatch)
         let bytes = fresh(&batch)
-        if !bytes.isEmpty { return fill(bytes, now: now) }
+        if !bytes.isEmpty {
+            nextBatchAt = now &+ LiveJournalCursor.batchGapNs
+            return fill(bytes, now: now)
+        }
         guard now >= keepAliveDue else { return false }
         return fill(Array(": keep-alive\n\n".utf8), now: now)
     }
@@ -59,6 +81,7 @@ package struct LiveJournalCursor {
 
     /// The connection waits under `ticket`; woken at once when something arrived meanwhile.
     func parked(ticket: UInt64, control: StubControl) {
+        if gathering { return }
         if !live.feed.park(live.reader, ticket: ticket) { control.wake([ticket]) }
     }
 }

@@ -170,6 +170,13 @@ public final class StubServer: Sendable {
         }
     }
 
+    /// The dashboard for people (`/__stubd/ui`), or nil when it or the admin API is off. Print it
+    /// from a test's setup to watch and steer that test's traffic in a browser.
+    public var dashboardURL: URL? {
+        guard configuration.adminEnabled, configuration.dashboard else { return nil }
+        return baseURL.appendingPathComponent("__stubd/ui")
+    }
+
     /// The catalog being served now.
     public var catalog: StubCatalog { store.currentCatalog }
 

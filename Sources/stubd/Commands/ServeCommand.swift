@@ -106,6 +106,7 @@ enum ServeCommand {
         var also = server.listensOnIPv6Loopback ? " and \(scheme)://[::1]:\(server.port)" : ""
         if let secure = server.tlsBaseURL, configuration.tls?.only != true { also += "; HTTPS on \(secure.absoluteString)" }
         StandardStreams.write("stubd \(StubdVersion.current) serving \(options.stubs) (\(routes) routes) on \(server.baseURL.absoluteString)\(also)\n", to: STDOUT_FILENO)
+        if let dashboard = server.dashboardURL { StandardStreams.write("dashboard: \(dashboard.absoluteString)\n", to: STDOUT_FILENO) }
         let received = signals.wait()
         server.stop()
         StubdCommand.printError("stubd: stopped (\(received))")
