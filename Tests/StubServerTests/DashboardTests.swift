@@ -153,6 +153,8 @@ struct DashboardBrowserTests {
             #expect(out["adminCallsJournaled"] as? Int == 0, "the dashboard's own calls are not journaled")
             #expect((out["browserErrors"] as? [String])?.isEmpty == true, "\(out["browserErrors"] ?? "")")
             #expect(out["phoneWidthFits"] as? Bool == true)
+            #expect(out["pageOpenedEightTimes"] as? Int == 8 && (out["slowestOpenSeconds"] as? Double ?? 99) < 3,
+                    "a left page holds no connection: \(out["slowestOpenSeconds"] ?? "")")
             #expect(out["csp"] as? Bool == true)
         }
         for name in ["routes", "traffic", "sessions", "health", "phone"] {

@@ -559,9 +559,19 @@
     else if (event === "dropped") { try { dropped(JSON.parse(data)); } catch (_) { /* skipped */ } }
   }
 
+  // The stream is closed when the page is hidden for good or put in the back-forward cache, so a
+  // left page holds none of the browser's six connections to this server; it is opened again if
+  // the page comes back.
+  let streamAbort = null, streamStopped = false;
+  window.addEventListener("pagehide", () => { streamStopped = true; if (streamAbort) streamAbort.abort(); });
+  window.addEventListener("pageshow", (event) => { if (event.persisted && started) { streamStopped = false; stream(); } });
+
   async function stream() {
+    if (streamStopped) return;
+    streamAbort = new AbortController();
     try {
-      const res = await fetch(`/__stubd/journal/stream?scope=all&since=${state.lastID}`, { headers: headers(), cache: "no-store" });
+      const res = await fetch(`/__stubd/journal/stream?scope=all&since=${state.lastID}`,
+        { headers: headers(), cache: "no-store", signal: streamAbort.signal });
       if (res.status === 401) { askToken(!!state.token); return; }
       if (!res.ok || !res.body) throw new Error("stream " + res.status);
       setLive(true);
@@ -580,7 +590,7 @@
       }
     } catch (_) { /* reconnect below */ }
     setLive(false);
-    setTimeout(stream, 1000);
+    if (!streamStopped) setTimeout(stream, 1000);
   }
 
   // ---- start -----------------------------------------------------------------------------------
