@@ -40,8 +40,8 @@ let package = Package(
         .target(name: "StubContract", dependencies: ["StubCore", "StubSystem", "StubSchema", "StubCapture", "CYAML"]),
         // The dashboard's HTML, CSS and JavaScript, compiled into the binary: nothing to install beside it.
         .target(name: "StubDashboard", dependencies: ["StubCore"],
-                resources: [.embedInCode("Files/index.html"), .embedInCode("Files/app.css"), .embedInCode("Files/app.js"),
-                            .embedInCode("Files/icon.svg")]),
+                resources: ["index.html", "app.css", "core.js", "routes.js", "traffic.js", "panels.js", "app.js", "icon.svg"]
+                    .map { .embedInCode("Files/\($0)") }),
         .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubDashboard", "CMicroHTTPD", "CSystem"]),
         .target(name: "StubTesting", dependencies: ["StubServer"]),
         .target(name: "StubdClient"),

@@ -7,6 +7,10 @@ package enum DashboardFiles {
     package static let files = AdminFiles(files: [
         "index.html": .init(contentType: "text/html; charset=utf-8", bytes: PackageResources.index_html),
         "app.css": .init(contentType: "text/css; charset=utf-8", bytes: PackageResources.app_css),
+        "core.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.core_js),
+        "routes.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.routes_js),
+        "traffic.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.traffic_js),
+        "panels.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.panels_js),
         "app.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.app_js),
         "icon.svg": .init(contentType: "image/svg+xml", bytes: PackageResources.icon_svg),
     ])

@@ -18,8 +18,11 @@ import FoundationNetworking
             let policy = try #require(page.header("Content-Security-Policy"))
             #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"))
             #expect(page.header("X-Content-Type-Options") == "nosniff")
-            #expect(page.text.contains("/__stubd/ui/app.js"))
-            for (name, type) in [("app.js", "text/javascript"), ("app.css", "text/css"), ("icon.svg", "image/svg+xml")] {
+            #expect(page.text.contains("/__stubd/ui/app.js") && page.text.contains("/__stubd/ui/core.js"))
+            let names = try FileManager.default.contentsOfDirectory(atPath: DashboardTests.files.path).sorted()
+            #expect(names.count == 8, "every file in Files/ is served: \(names)")
+            for name in names {
+                let type = ["js": "text/javascript", "css": "text/css", "svg": "image/svg+xml", "html": "text/html"][name.split(separator: ".").last.map(String.init) ?? ""] ?? "?"
                 let file = try await HTTPClient.fetch(server.url("/__stubd/ui/" + name))
                 #expect(file.status == 200 && file.header("Content-Type")?.hasPrefix(type) == true, "\(name)")
                 let onDisk = try Data(contentsOf: DashboardTests.files.appendingPathComponent(name))
@@ -146,7 +149,7 @@ struct DashboardBrowserTests {
             #expect(out["whyChosen"] as? Bool == true)
             #expect((out["curlCommand"] as? String)?.hasPrefix("curl -X GET 'http://127.0.0.1:") == true)
             let xss = try #require(out["xss"] as? [String: Any])
-            #expect(xss["title"] as? String == "stubd" && xss["imagesInDetail"] as? Int == 0 && xss["scriptsInPage"] as? Int == 1)
+            #expect(xss["title"] as? String == "stubd" && xss["imagesInDetail"] as? Int == 0 && xss["scriptsInPage"] as? Int == 5)
             #expect(xss["payloadShownAsText"] as? Bool == true)
             #expect(out["sessionListed"] as? Bool == true && out["sessionCleared"] as? Bool == true)
             #expect(out["health"] as? Bool == true)
