@@ -176,7 +176,31 @@ struct DashboardBrowserTests {
     }
 }
 
+/// The same page in headless Firefox, over WebDriver BiDi (Firefox's own protocol; no geckodriver).
+@Suite(.enabled(if: Browser.firefox, "Firefox or Python's websockets is missing: apt-get install firefox-esr; pip install websockets"))
+struct DashboardFirefoxTests {
+    @Test func firefoxShowsTheRoutesSteersAVariantAndKeepsAPayloadAsText() async throws {
+        let shots = ProcessInfo.processInfo.environment["STUBD_SCREENSHOTS"]
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("stubd-screens-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        try await withServer(configure: { $0.log = .off }) { server in
+            var origin = server.baseURL.absoluteString
+            while origin.hasSuffix("/") { origin.removeLast() }
+            let script = Repository.root.appendingPathComponent("Tests/Clients/dashboard_firefox.py").path
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, origin, shots])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+            #expect((out["browser"] as? String)?.hasPrefix("firefox") == true)
+            #expect(out["routes"] as? Int == 11)
+            #expect(out["variant500"] as? Bool == true)
+            #expect((out["liveRowSeconds"] as? Double ?? 9) < 1)
+            #expect(out["payloadShownAsText"] as? Bool == true && out["imagesInDetail"] as? Int == 0 && out["title"] as? String == "stubd")
+        }
+    }
+}
+
 /// Whether Selenium and chromedriver are here.
 enum Browser {
+    static let firefox = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import websockets, shutil, sys; sys.exit(0 if shutil.which('firefox-esr') or shutil.which('firefox') else 1)"]).exitCode) == 0
     static let installed = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import selenium, shutil, sys; sys.exit(0 if shutil.which('chromedriver') else 1)"]).exitCode) == 0
 }
