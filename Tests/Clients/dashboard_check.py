@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Drives the dashboard (/__stubd/ui) in headless Chromium against a live stubd, as a person would.
 
-usage: dashboard_check.py URL main  SCREENSHOT_DIR   (the shipped Stubs, no token)
-       dashboard_check.py URL token TOKEN            (a server started with --admin-token TOKEN)
+usage: dashboard_check.py URL main   SCREENSHOT_DIR  (the shipped Stubs, no token)
+       dashboard_check.py URL health SCREENSHOT_DIR  (a server whose last reload failed)
+       dashboard_check.py URL token  TOKEN           (a server started with --admin-token TOKEN)
 Prints one JSON object: each check's outcome and the numbers measured. Exits 3 when Selenium or
 chromedriver is missing, so the Swift suite can say it skipped and why.
 """
@@ -253,8 +254,25 @@ def token_checks(token):
         d.quit()
 
 
+def health_checks(shots):
+    """The health view of a server whose last reload failed."""
+    d = browser()
+    try:
+        d.get(base + "/__stubd/ui#health")
+        # Read in one call: the view is redrawn as the page's calls come back.
+        problems, _ = wait(lambda: d.execute_script("return [...document.querySelectorAll('#health .problems li')].map(li => li.textContent)"), timeout=4)
+        out["problems"] = problems or []
+        out["badge"] = d.execute_script("return document.getElementById('health-badge').textContent")
+        out["stillServing"] = d.execute_script("return document.getElementById('health').textContent.includes('still served')")
+        d.save_screenshot(os.path.join(shots, "dashboard-health-degraded.png"))
+    finally:
+        d.quit()
+
+
 if mode == "main":
     main_checks(sys.argv[3])
+elif mode == "health":
+    health_checks(sys.argv[3])
 else:
     token_checks(sys.argv[3])
 print(json.dumps(out))

@@ -133,9 +133,7 @@ struct DashboardBrowserTests {
     }
 
     @Test func aTesterSteersTheServerAndWatchesTrafficFromTheBrowser() async throws {
-        let shots = ProcessInfo.processInfo.environment["STUBD_SCREENSHOTS"]
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("stubd-screens-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let shots = try shots()
         try await withServer(configure: { $0.log = .off }) { server in
             let out = try await run([origin(server), "main", shots])
             #expect(out["variant500"] as? Bool == true, "picking variant 500 makes curl get 500")
@@ -163,6 +161,29 @@ struct DashboardBrowserTests {
         for name in ["routes", "traffic", "sessions", "health", "phone"] {
             #expect(FileManager.default.fileExists(atPath: "\(shots)/dashboard-\(name).png"), "screenshot \(name)")
         }
+    }
+
+    @Test func aFailedReloadShowsItsProblemsWithFileAndLine() async throws {
+        let stubs = try TemporaryStubDirectory(["app/users/route.json": #"{"method": "GET", "path": "/users"}"#, "app/users/200.json": "[]"])
+        try await withServer(stubs: stubs.url, configure: { $0.log = .off }) { server in
+            try Data("{\n  \"method\": \"GET\",\n  \"path\": \"/users\"\n  \"variants\": {}\n}\n".utf8)
+                .write(to: stubs.url.appendingPathComponent("app/users/route.json"))
+            #expect(try await AdminClient(server: server).call("POST", "/reload").status == 422)
+            let out = try await run([origin(server), "health", shots()])
+            #expect(out["badge"] as? String == "degraded")
+            let problems = try #require(out["problems"] as? [String])
+            #expect(problems.count == 1 && problems.first?.contains("app/users/route.json") == true && problems.first?.contains(":4:") == true,
+                    "\(problems)")
+            #expect(out["stillServing"] as? Bool == true)
+        }
+    }
+
+    /// Where screenshots go: `STUBD_SCREENSHOTS`, else a temporary folder.
+    func shots() throws -> String {
+        let shots = ProcessInfo.processInfo.environment["STUBD_SCREENSHOTS"]
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("stubd-screens-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        return shots
     }
 
     @Test func withATokenThePageAsksForItAndTheAPIRefusesCallsWithout() async throws {

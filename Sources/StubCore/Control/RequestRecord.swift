@@ -23,7 +23,7 @@ public struct RequestRecord: Sendable {
         var operation: String? = nil
         var route: Route? = nil
         var variant: String? = nil
-        var selection: String? = nil
+        var selection: ResponsePlan.Selection? = nil
         var sequenceStep: (step: Int, of: Int)? = nil
         var status: Int = 0
         var delayMs: Int = 0
@@ -138,14 +138,15 @@ public struct RequestRecord: Sendable {
     }
     /// Why the variant was chosen: `request` (a control header or parameter), `sequence`,
     /// `override`, `when` (its conditions held) or `default`; nil when no variant was served.
-    public var selection: String? {
-        get { fields.selection }
-        set { unique().selection = newValue }
-    }
+    public var selection: String? { fields.selection?.rawValue }
     /// For a variant chosen by an admin sequence: which step, of how many.
-    public var sequenceStep: (step: Int, of: Int)? {
-        get { fields.sequenceStep }
-        set { unique().sequenceStep = newValue }
+    public var sequenceStep: (step: Int, of: Int)? { fields.sequenceStep }
+
+    /// Notes why the variant was chosen, in one write.
+    package mutating func chosen(by selection: ResponsePlan.Selection, step: (step: Int, of: Int)?) {
+        let f = unique()
+        f.selection = selection
+        f.sequenceStep = step
     }
     /// The status sent; 0 for faults.
     public var status: Int {

@@ -140,10 +140,7 @@ package final class StubResponder: Sendable {
                                    status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes)
         }
         record.route = plan.route
-        if let selection = plan.selection {
-            record.selection = selection.rawValue
-            record.sequenceStep = plan.sequenceStep
-        }
+        if let selection = plan.selection { record.chosen(by: selection, step: plan.sequenceStep) }
         record.proxied = plan.proxied
         if let operation = plan.operation { record.operation = operation }
         record.stream = stream
