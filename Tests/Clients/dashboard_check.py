@@ -165,6 +165,15 @@ def main_checks(shots):
         out["curlCommand"] = d.find_element(By.CSS_SELECTOR, "#detail pre.curl").text
         click(d, "#detail button.copy-curl")
 
+        # A method with shell characters is quoted like every other part of the command.
+        curl("-X", "BREW`id`", base + "/api/v1/users")
+        brew, _ = wait(lambda: next((r for r in d.find_elements(By.CSS_SELECTOR, "#traffic tbody tr")
+                                     if r.find_elements(By.TAG_NAME, "td")[1].text.upper() == "BREW`ID`"), None), timeout=3)
+        if brew:
+            act(lambda: next(r for r in d.find_elements(By.CSS_SELECTOR, "#traffic tbody tr")
+                             if r.find_elements(By.TAG_NAME, "td")[1].text.upper() == "BREW`ID`").click())
+            out["oddMethodCurl"] = d.find_element(By.CSS_SELECTOR, "#detail pre.curl").text
+
         # Everything from requests stays text.
         payload = "<img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>"
         curl("-X", "POST", "-H", "X-Evil: " + payload, "-H", "Content-Type: application/json", "--data-binary", json.dumps({"name": payload}),
@@ -249,6 +258,8 @@ def token_checks(token):
         rows, _ = wait(lambda: d.find_elements(By.CSS_SELECTOR, "#routes tr[data-route]"), timeout=3)
         out["routesAfterToken"] = len(rows or [])
         out["tokenInURL"] = token in d.current_url
+        out["tokenInRequestURLs"] = d.execute_script(
+            "return performance.getEntriesByType('resource').some(e => e.name.includes(arguments[0]))", token)
         out["tokenInSessionStorage"] = d.execute_script("return sessionStorage.getItem('stubd.token')") == token
     finally:
         d.quit()

@@ -2,6 +2,7 @@ import Foundation
 @testable import StubCore
 import Testing
 import StubSystem
+import Synchronization
 
 /// The live journal under the dashboard: the feed's readers and backlogs, the stream's lifecycle
 /// with a fake clock, and the words the journal uses for why a variant was chosen and why a near
@@ -54,6 +55,38 @@ import StubSystem
         batch.keepNewest(3)
         #expect(batch.entries.map(\.id) == [8, 9, 10])
         #expect(batch.dropped.total == 7 && batch.dropped.byClass == ["2": 2, "4": 3, "5": 2])
+    }
+
+    /// Requests recorded from many threads at once reach a live reader in id order, none twice,
+    /// none missing.
+    @Test func entriesRecordedFromManyThreadsArriveInOrderAndWhole() {
+        let control = StubControl(journalSize: 10_000)
+        let reader = control.feed.open(scope: nil)!
+        let taken = Locked<[Int]>([])
+        let done = Atomic<Bool>(false)
+        let consumer = Thread {
+            while !done.load(ordering: .acquiring) {
+                let ids = control.feed.take(reader).entries.map(\.id)
+                taken.withLock { $0 += ids }
+            }
+        }
+        consumer.start()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for i in 0..<500 { control.record(record("/t\(thread)/\(i)")) }
+        }
+        done.store(true, ordering: .releasing)
+        while !consumer.isFinished { usleep(1000) }
+        let ids = taken.withLock { $0 } + control.feed.take(reader).entries.map(\.id)
+        #expect(ids == Array(1...2000))
+    }
+
+    @Test func aReadersFilterIsAppliedBeforeItsBacklogIsTrimmed() {
+        let feed = JournalFeed(capacity: 2, backlog: 10)
+        let reader = feed.open(scope: nil, filter: JournalFilter(path: "/wanted"))!
+        for id in 1...100 { _ = feed.publish(RequestJournal.Entry(id: id, record: record(id % 10 == 0 ? "/wanted" : "/other"))) }
+        let batch = feed.take(reader)
+        #expect(batch.entries.map(\.id) == [10, 20, 30, 40, 50, 60, 70, 80, 90, 100] && batch.dropped.total == 0,
+                "the other path takes no room and counts as nothing")
     }
 
     @Test func controlChangesWakeEveryReader() {
@@ -118,6 +151,33 @@ import StubSystem
         life.responseFreed(stream, env: env, now: 8)
         #expect(!control.feed.hasReaders, "the reader is closed with the response")
         #expect(control.journal(session: nil).count == 4, "the stream itself is not journaled")
+    }
+
+    @Test func aStreamAskingForMoreThanAThousandEarlierEntriesGetsTheNewestAndACount() throws {
+        let stubs = try TemporaryStubs(["app/a/route.json": #"{"method": "GET", "path": "/a"}"#, "app/a/200.json": "{}"])
+        let catalog = try stubs.catalog()
+        let control = StubControl(journalSize: 5000)
+        let env = LifecycleEnvironment(responder: StubResponder(control: control, admin: AdminAPI(control: control, host: FixedHost(catalog: catalog),
+                                                                                                  token: nil, version: "t")),
+                                       holdCapNs: Self.ms)
+        for _ in 0..<1500 {
+            var life = RequestLifecycle()
+            _ = life.requestComplete(FakeRequest("/a"), catalog: catalog, env: env, now: 1)
+        }
+        var life = RequestLifecycle()
+        _ = life.requestComplete(FakeRequest("/__stubd/journal/stream?since=0"), catalog: catalog, env: env, now: 2)
+        var text = ""
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let result = buffer.withUnsafeMutableBytes { life.pull(at: 0, into: $0, now: 3, stopping: false, clientGone: false) }
+            guard case .copied(let n) = result else { break }
+            text += String(decoding: buffer.prefix(n), as: UTF8.self)
+        }
+        #expect(text.hasPrefix("retry: 2000\n") && text.contains("event: hello\ndata: {\"lastID\":1500}"))
+        #expect(text.contains("event: dropped\n" + #"data: {"dropped":500,"byStatus":{"2":500}"#), "the 500 oldest are counted")
+        #expect(text.components(separatedBy: "event: request").count - 1 == 1000)
+        #expect(text.contains("id: 501\n") && !text.contains("id: 500\n") && text.contains("id: 1500\n"))
+        life.responseFreed(FakeRequest("/x"), env: env, now: 4)
     }
 
     @Test func nearMissesSayWhereTheyParted() throws {

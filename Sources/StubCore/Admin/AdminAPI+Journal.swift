@@ -35,8 +35,7 @@ extension AdminAPI {
         case .failure(let f): return f.reply
         case .success(let filter):
             let entries = control.journal(session: session, filter: filter)
-            let catalog = host.currentCatalog
-            return .json(200, .object([("requests", .array(entries.map { AdminAPI.entryJSON($0, catalog: catalog) })),
+            return .json(200, .object([("requests", .array(entries.map { AdminAPI.entryJSON($0) })),
                                        ("count", .number(Double(entries.count)))]))
         }
     }
@@ -65,15 +64,16 @@ extension AdminAPI {
         })
     }
 
-    /// One journal entry as JSON. Bodies are text when they are UTF-8, else base64. With the
-    /// catalog, an unmatched request (404, 405) lists its near misses and why each did not match.
-    static func entryJSON(_ entry: RequestJournal.Entry, catalog: StubCatalog? = nil) -> JSONValue {
+    /// One journal entry as JSON. Bodies are text when they are UTF-8, else base64. An unmatched
+    /// request (404, 405) lists its near misses and why each did not match.
+    static func entryJSON(_ entry: RequestJournal.Entry) -> JSONValue {
         let r = entry.record
         var headers: [(key: String, value: JSONValue)] = []
         for (name, value) in r.request.headers where !headers.contains(where: { $0.key == name }) { headers.append((name, .string(value))) }
         let text = String(validating: r.request.body, as: UTF8.self)
         // True when the client left early; false for a stream that ended as planned; else null.
         let gone: JSONValue = r.clientGone ? .bool(true) : (r.stream == nil ? .null : .bool(false))
+        let misses: JSONValue = r.proxied ? .null : (r.nearMisses ?? .null)
         return .object([
             ("id", .number(Double(entry.id))),
             ("time", .string(ISO8601.format(r.receivedAt))),
@@ -100,7 +100,7 @@ extension AdminAPI {
             ("clientGone", gone),
             ("session", r.session.map { .string($0) } ?? .null),
             ("selection", selectionJSON(r)),
-            ("nearMisses", nearMissesJSON(r, catalog: catalog)),
+            ("nearMisses", misses),
         ])
     }
 
@@ -110,20 +110,5 @@ extension AdminAPI {
         var members: [(key: String, value: JSONValue)] = [("by", .string(by))]
         if let step = r.sequenceStep { members += [("step", .number(Double(step.step))), ("of", .number(Double(step.of)))] }
         return .object(members)
-    }
-
-    /// For a request no route matched: the closest routes and why each did not match.
-    static func nearMissesJSON(_ r: RequestRecord, catalog: StubCatalog?) -> JSONValue {
-        guard let catalog, r.routeID == nil, !r.proxied, r.status == 404 || r.status == 405 else { return .null }
-        let (method, path) = (r.method, r.path)
-        return nearMissesJSON(method: method, path: path, catalog: catalog)
-    }
-
-    /// The closest routes to a request and why each did not match.
-    package static func nearMissesJSON(method: String, path: String, catalog: StubCatalog) -> JSONValue {
-        .array(catalog.matcher.nearMisses(method: method, path: path, in: catalog.routes).map { route in
-            .object([("route", .string(route.id)), ("method", .string(route.method)), ("path", .string(route.fullPath)),
-                     ("why", .string(RouteMatcher.missReason(method: method, path: path, route: route)))])
-        })
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// `GET /__stubd/journal/stream`: the journal as server-sent events, for the dashboard and for
-/// scripts (`curl -N`). Each answered request is an `event: request` whose data is the entry as
+/// scripts (`curl -N`). It opens with `event: hello` naming the journal's last id. Each answered request is an `event: request` whose data is the entry as
 /// `GET /__stubd/journal` gives it; `event: change` says overrides, holds or sessions changed;
 /// `event: dropped` says how many entries a reader did not get (it fell behind, or more than 2,000
 /// a second arrived), by status class, so a chart stays true.
@@ -19,31 +19,32 @@ extension AdminAPI {
         }
         // A browser's EventSource reconnects with the last id it saw.
         if filter.sinceID == nil, let last = request.header("Last-Event-ID"), let id = Int(last) { filter.sinceID = id }
-        guard let reader = control.feed.open(scope: filter.allSessions ? nil : Scope(session)) else {
+        guard let reader = control.feed.open(scope: filter.allSessions ? nil : Scope(session), filter: filter) else {
             return .reply(.error(503, "too many journal streams open", [("limit", .number(Double(control.feed.capacity))),
                                                                        ("hint", .string("close a dashboard tab or a script reading the stream"))]))
         }
-        // Entries already journaled are read after the reader opened, so none falls between the two.
+        // Entries already journaled are read after the reader opened, so none falls between the
+        // two; past the first 1,000 asked for, they are counted as dropped, not sent.
         var initial: [RequestJournal.Entry] = []
+        var cut = JournalFeed.Dropped()
         if filter.sinceID != nil || filter.sinceTime != nil {
             var backlog = filter
-            backlog.limit = min(filter.limit ?? 1000, 1000)
+            backlog.limit = nil
             initial = control.journal(session: session, filter: backlog)
+            let kept = min(filter.limit ?? 1000, 1000)
+            for entry in initial.dropLast(kept) { cut.add(entry) }
+            initial = Array(initial.suffix(kept))
         }
-        var liveFilter = filter
-        liveFilter.sinceID = nil
-        liveFilter.sinceTime = nil
-        let live = liveFilter
-        let host = self.host
-        return .live(LiveJournal(feed: control.feed, reader: reader, initial: initial) { batch in
-            var batch = batch
-            batch.entries.removeAll { !live.matches($0) }
-            return AdminAPI.events(batch, catalog: host.currentCatalog)
+        // The first event says which journal this is: a client that saw larger ids was talking
+        // to an earlier run of the server and starts again.
+        let prelude = "retry: 2000\n: stubd journal stream\n\nevent: hello\ndata: {\"lastID\":\(control.lastJournalID)}\n\n"
+        return .live(LiveJournal(feed: control.feed, reader: reader, initial: initial, initialDropped: cut, prelude: Array(prelude.utf8)) { batch in
+            AdminAPI.events(batch)
         })
     }
 
     /// A batch as server-sent events.
-    static func events(_ batch: JournalFeed.Batch, catalog: StubCatalog) -> [UInt8] {
+    static func events(_ batch: JournalFeed.Batch) -> [UInt8] {
         var out = ""
         if batch.dropped.total > 0 {
             let byClass = JSONValue.object(batch.dropped.byClass.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) })
@@ -52,7 +53,7 @@ extension AdminAPI {
         }
         for entry in batch.entries {
             out += "id: \(entry.id)\nevent: request\ndata: "
-            out += entryJSON(entry, catalog: catalog).serialized()
+            out += entryJSON(entry).serialized()
             out += "\n\n"
         }
         if batch.changed { out += "event: change\ndata: {}\n\n" }

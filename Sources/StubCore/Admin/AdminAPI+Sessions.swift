@@ -11,7 +11,8 @@ extension AdminAPI {
             return .json(200, .object([("sessions", .array(list))]))
         }
         guard request.method == "DELETE" else { return notAllowed(["DELETE"]) }
-        let name = parts.dropFirst().joined(separator: "/")
+        // The name as sent after `sessions/`, slashes and empty segments kept (`a//b` is its own session).
+        let name = String(request.path.dropFirst((Limits.adminPrefix + "sessions/").count))
         control.reset(session: name)
         return .json(200, .object([("session", .string(name)), ("reset", .bool(true))]))
     }

@@ -8,8 +8,22 @@ package struct LiveJournal: Sendable {
     package let reader: Int
     /// Entries already in the journal that the reader asked for (`since`), sent first.
     package let initial: [RequestJournal.Entry]
+    /// Entries asked for with `since` beyond the 1,000 sent, counted.
+    package let initialDropped: JournalFeed.Dropped
+    /// The first bytes: the reconnect delay and the `hello` event.
+    package let prelude: [UInt8]
     /// Server-sent event bytes for a batch (entries already filtered to ones not sent).
     package let render: @Sendable (JournalFeed.Batch) -> [UInt8]
+
+    package init(feed: JournalFeed, reader: Int, initial: [RequestJournal.Entry], initialDropped: JournalFeed.Dropped, prelude: [UInt8],
+                 render: @escaping @Sendable (JournalFeed.Batch) -> [UInt8]) {
+        self.feed = feed
+        self.reader = reader
+        self.initial = initial
+        self.initialDropped = initialDropped
+        self.prelude = prelude
+        self.render = render
+    }
 
     /// The response head of a stream of server-sent events that no proxy should buffer.
     package static let headers = [

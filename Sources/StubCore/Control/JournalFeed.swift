@@ -13,12 +13,22 @@ package final class JournalFeed: Sendable {
         // lock held; none is handed out.
         /// Only entries of this scope; nil takes every scope.
         let scope: Scope?
+        /// Only entries this filter matches (route, operation, method, path).
+        let filter: JournalFilter
         var entries: [RequestJournal.Entry] = []
         var dropped = JournalFeed.Dropped()
         var changed = false
         /// The reader's suspended connection, woken when something arrives.
         var parked: UInt64?
-        init(scope: Scope?) { self.scope = scope }
+        init(scope: Scope?, filter: JournalFilter) {
+            self.scope = scope
+            self.filter = filter
+        }
+
+        /// True when this reader wants `entry`.
+        func wants(_ entry: RequestJournal.Entry, scope entryScope: Scope) -> Bool {
+            (scope == nil || scope == entryScope) && filter.matches(entry)
+        }
 
         var isEmpty: Bool { entries.isEmpty && dropped.total == 0 && !changed }
 
@@ -85,12 +95,17 @@ package final class JournalFeed: Sendable {
     /// True when some reader is open; the cheap test before `publish`.
     package var hasReaders: Bool { readerCount.load(ordering: .relaxed) > 0 }
 
-    /// Adds a reader of one scope (`scope` nil: all); nil when `capacity` readers are open.
-    package func open(scope: Scope?) -> Int? {
+    /// Adds a reader of one scope (`scope` nil: all) and of what `filter` matches (its `since`
+    /// and `limit` are not used here); nil when `capacity` readers are open.
+    package func open(scope: Scope?, filter: JournalFilter = JournalFilter()) -> Int? {
+        var filter = filter
+        filter.sinceID = nil
+        filter.sinceTime = nil
+        filter.limit = nil
         let id = nextID.add(1, ordering: .relaxed).oldValue
         let added = readers.withLock { all -> Bool in
             guard all.count < capacity else { return false }
-            all[id] = Backlog(scope: scope)
+            all[id] = Backlog(scope: scope, filter: filter)
             return true
         }
         guard added else { return nil }
@@ -108,7 +123,7 @@ package final class JournalFeed: Sendable {
         let scope = Scope(entry.record.session)
         return readers.withLock { all in
             var woken: [UInt64] = []
-            for backlog in all.values where backlog.scope == nil || backlog.scope == scope {
+            for backlog in all.values where backlog.wants(entry, scope: scope) {
                 if backlog.entries.count >= backlogLimit {
                     let cut = max(1, backlogLimit / 10)
                     for old in backlog.entries.prefix(cut) { backlog.dropped.add(old) }

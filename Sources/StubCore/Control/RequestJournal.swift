@@ -65,6 +65,12 @@ public struct RequestJournal: Sendable {
     /// The id of the last entry appended (0 before the first).
     public var lastID: Int { nextID - 1 }
 
+    /// The entry appended last, if it is still kept.
+    public var last: Entry? {
+        guard !ring.isEmpty else { return nil }
+        return ring[(start + ring.count - 1) % ring.count]
+    }
+
     /// All entries, oldest first.
     public var entries: [Entry] {
         Array(ring[start...] + ring[..<start])

@@ -25,6 +25,7 @@ public struct RequestRecord: Sendable {
         var variant: String? = nil
         var selection: ResponsePlan.Selection? = nil
         var sequenceStep: (step: Int, of: Int)? = nil
+        var nearMisses: JSONValue? = nil
         var status: Int = 0
         var delayMs: Int = 0
         var fault: Fault? = nil
@@ -50,6 +51,7 @@ public struct RequestRecord: Sendable {
             other.variant = variant
             other.selection = selection
             other.sequenceStep = sequenceStep
+            other.nearMisses = nearMisses
             other.status = status
             other.delayMs = delayMs
             other.fault = fault
@@ -141,6 +143,13 @@ public struct RequestRecord: Sendable {
     public var selection: String? { fields.selection?.rawValue }
     /// For a variant chosen by an admin sequence: which step, of how many.
     public var sequenceStep: (step: Int, of: Int)? { fields.sequenceStep }
+
+    /// For a request no route matched: the closest routes of the stubs that answered it, and why
+    /// each did not match (as its 404 body gave them).
+    package var nearMisses: JSONValue? {
+        get { fields.nearMisses }
+        set { unique().nearMisses = newValue }
+    }
 
     /// Notes why the variant was chosen, in one write.
     package mutating func chosen(by selection: ResponsePlan.Selection, step: (step: Int, of: Int)?) {

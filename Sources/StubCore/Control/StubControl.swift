@@ -145,6 +145,9 @@ public final class StubControl: OverrideSource, Sendable {
         }
     }
 
+    /// The id of the last request journaled (0 before the first), for a live reader's `hello`.
+    package var lastJournalID: Int { state.withLock { $0.journal.lastID } }
+
     /// True when the journal keeps entries (`--journal-size` above 0).
     public var keepsJournal: Bool { journalCapacity > 0 }
 
@@ -154,12 +157,16 @@ public final class StubControl: OverrideSource, Sendable {
         RequestJournal.trim(&record)
         // Moved into the lock's closure through an optional, not copied; the dropped entry is
         // freed here, after the lock is released.
-        // A live reader gets the record too: a copy of one reference, made only when one is open.
-        let live: RequestRecord? = feed.hasReaders ? copy record : nil
         var pending: RequestRecord? = consume record
-        let (dropped, id) = state.withLock { s in (s.journal.append(pending.take()!), s.journal.lastID) }
+        let (dropped, woken) = state.withLock { s -> (RequestJournal.Entry?, [UInt64]) in
+            let dropped = s.journal.append(pending.take()!)
+            // Published under the journal's lock, so live readers get entries in id order, and a
+            // reader opened while this runs finds the entry either in the journal or in its backlog.
+            guard feed.hasReaders, let entry = s.journal.last else { return (dropped, []) }
+            return (dropped, feed.publish(entry))
+        }
         _ = dropped
-        if let live { wake(feed.publish(RequestJournal.Entry(id: id, record: live))) }
+        wake(woken)
     }
 
     /// Tells live readers that overrides, holds, sessions or the stub set changed.

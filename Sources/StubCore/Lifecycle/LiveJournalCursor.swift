@@ -48,9 +48,8 @@ package struct LiveJournalCursor {
         var batch: JournalFeed.Batch
         if !started {
             started = true
-            batch = JournalFeed.Batch(entries: live.initial)
-            var bytes = Array("retry: 2000\n: stubd journal stream\n\n".utf8)
-            bytes += fresh(&batch)
+            batch = JournalFeed.Batch(entries: live.initial, dropped: live.initialDropped)
+            let bytes = live.prelude + fresh(&batch)
             return fill(bytes, now: now)
         }
         batch = live.feed.take(live.reader)

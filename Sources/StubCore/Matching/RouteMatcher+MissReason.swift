@@ -28,3 +28,14 @@ extension RouteMatcher {
         text.count <= 40 ? text : String(text.prefix(40)) + "…"
     }
 }
+
+extension StubCatalog {
+    /// The routes closest to a request no route matched, and why each did not match: what the 404
+    /// body and the journal show.
+    package func nearMissesJSON(method: String, path: String) -> JSONValue {
+        .array(matcher.nearMisses(method: method, path: path, in: routes).map { route in
+            .object([("route", .string(route.id)), ("method", .string(route.method)), ("path", .string(route.fullPath)),
+                     ("why", .string(RouteMatcher.missReason(method: method, path: path, route: route)))])
+        })
+    }
+}

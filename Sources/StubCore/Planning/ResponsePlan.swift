@@ -87,6 +87,12 @@ package struct ResponsePlan: Sendable {
         get { storage.sequenceStep }
         set { unique().sequenceStep = newValue }
     }
+    /// For a request no route matched (404, 405): the closest routes and why each did not match,
+    /// as the 404 body and the journal give them.
+    package var nearMisses: JSONValue? {
+        get { storage.nearMisses }
+        set { unique().nearMisses = newValue }
+    }
     /// The GraphQL operation the request named, for a request to a GraphQL endpoint.
     package var operation: String? {
         get { storage.operation }

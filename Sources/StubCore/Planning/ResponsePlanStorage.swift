@@ -14,6 +14,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
     var variantName: String? = nil
     var selection: ResponsePlan.Selection? = nil
     var sequenceStep: (step: Int, of: Int)? = nil
+    var nearMisses: JSONValue? = nil
     var session: String? = nil
     var operation: String? = nil
     var scopedPath: String? = nil
@@ -41,6 +42,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
         other.variantName = variantName
         other.selection = selection
         other.sequenceStep = sequenceStep
+        other.nearMisses = nearMisses
         other.session = session
         other.operation = operation
         other.scopedPath = scopedPath

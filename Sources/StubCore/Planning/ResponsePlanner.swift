@@ -32,14 +32,19 @@ package struct ResponsePlanner: Sendable {
         }
         switch catalog.matcher.route(method: request.method, path: request.path) {
         case .notFound:
-            var plan = ResponsePlan.reply(notFound(request, catalog: catalog))
+            let misses = catalog.nearMissesJSON(method: request.method, path: request.path)
+            var plan = ResponsePlan.reply(.error(404, "no stub matches this request", [
+                ("method", .string(request.method)), ("path", .string(request.path)), ("nearMisses", misses),
+            ]))
             plan.unmatched = true
+            plan.nearMisses = misses
             return plan
         case .methodNotAllowed(let allowed):
             var plan = ResponsePlan.reply(.error(405, "method not allowed", [
                 ("method", .string(request.method)), ("path", .string(request.path)), ("allowed", .array(allowed.map { .string($0) })),
             ], headers: [HTTPHeader("Allow", allowed.joined(separator: ", "))]))
             plan.unmatched = true
+            plan.nearMisses = catalog.nearMissesJSON(method: request.method, path: request.path)
             return plan
         case .route(let routeIndex):
             return plan(route: routeIndex, request, catalog: catalog, controls: controls, overrides: overrides, session: session,
@@ -116,10 +121,4 @@ package struct ResponsePlanner: Sendable {
         return .success((route.defaultIndex, .default))
     }
 
-    private func notFound(_ request: any RequestHead, catalog: StubCatalog) -> Reply {
-        .error(404, "no stub matches this request", [
-            ("method", .string(request.method)), ("path", .string(request.path)),
-            ("nearMisses", AdminAPI.nearMissesJSON(method: request.method, path: request.path, catalog: catalog)),
-        ])
-    }
 }

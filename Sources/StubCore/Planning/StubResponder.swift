@@ -141,6 +141,7 @@ package final class StubResponder: Sendable {
         }
         record.route = plan.route
         if let selection = plan.selection { record.chosen(by: selection, step: plan.sequenceStep) }
+        if let misses = plan.nearMisses { record.nearMisses = misses }
         record.proxied = plan.proxied
         if let operation = plan.operation { record.operation = operation }
         record.stream = stream

@@ -30,6 +30,7 @@
     }
     if (event === "request") { try { S.arrive([JSON.parse(data)]); } catch (_) { /* a line cut by a proxy: skipped */ } }
     else if (event === "change") changed();
+    else if (event === "hello") { try { hello(JSON.parse(data)); } catch (_) { /* skipped */ } }
     else if (event === "dropped") { try { S.dropped(JSON.parse(data)); } catch (_) { /* skipped */ } }
   }
 
@@ -40,13 +41,26 @@
   window.addEventListener("pagehide", () => { streamStopped = true; if (streamAbort) streamAbort.abort(); });
   window.addEventListener("pageshow", (event) => { if (event.persisted && started) { streamStopped = false; stream(); } });
 
+  // A journal whose last id is below what this tab saw is a new run of the server: start over,
+  // reading it from its first entry.
+  function hello(h) {
+    if (h.lastID >= state.lastID) return;
+    state.lastID = 0;
+    state.entries = [];
+    state.pending = [];
+    S.renderTraffic();
+    if (streamAbort) streamAbort.abort();
+  }
+
+  let streaming = false;
   async function stream() {
-    if (streamStopped) return;
+    if (streamStopped || streaming) return;
+    streaming = true;
     streamAbort = new AbortController();
     try {
       const res = await fetch(`/__stubd/journal/stream?scope=all&since=${state.lastID}`,
         { headers: headers(), cache: "no-store", signal: streamAbort.signal });
-      if (res.status === 401) { askToken(!!state.token); return; }
+      if (res.status === 401) { streaming = false; askToken(!!state.token); return; }
       if (!res.ok || !res.body) throw new Error("stream " + res.status);
       setLive(true);
       const reader = res.body.getReader();
@@ -63,6 +77,7 @@
         }
       }
     } catch (_) { /* reconnect below */ }
+    streaming = false;
     setLive(false);
     if (!streamStopped) setTimeout(stream, 1000);
   }
@@ -76,7 +91,8 @@
       // For bench/dashboard.py: when the routes view first showed the table.
       if (!started) performance.mark("stubd:routes");
     } catch (e) { fail(e); return; }
-    if (started) return;
+    // After a new token: the stream may have stopped at a 401.
+    if (started) { stream(); return; }
     started = true;
     const journal = await api("GET", "/__stubd/journal?scope=all&limit=" + MAX_ENTRIES).catch(() => ({ requests: [] }));
     S.arrive(journal.requests);

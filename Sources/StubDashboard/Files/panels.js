@@ -88,7 +88,7 @@
       const steer = el("button", { class: "quiet", text: "Steer" });
       steer.addEventListener("click", () => { state.scope = s.session; fillSessionPickers(); S.loadRoutes().then(() => show("routes")).catch(fail); });
       const clear = el("button", { class: "clear-session", text: "Clear" });
-      clear.addEventListener("click", () => api("DELETE", "/__stubd/sessions/" + encodeURIComponent(s.session)).then(loadSessions).catch(fail));
+      clear.addEventListener("click", () => api("DELETE", "/__stubd/sessions/" + encodeURIComponent(s.session).replace(/\./g, "%2E")).then(loadSessions).catch(fail));
       const overrides = Object.entries(s.overrides);
       return el("div", { class: "card", "data-session": s.session },
         el("h2", {}, el("span", { class: "mono", text: s.session }), el("span", {}, steer, " ", clear)),

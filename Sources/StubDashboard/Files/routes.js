@@ -91,7 +91,9 @@
   }
 
   // An override is replaced whole: the fields kept from the current one, with `patch` applied.
-  function change(route, patch) {
+  function change(drawn, patch) {
+    // The route as last heard of, not as the row was drawn: a change made elsewhere since is kept.
+    const route = state.routeById.get(drawn.id) || drawn;
     const o = Object.assign({}, route.override || {}, patch);
     const body = {};
     if (o.variant) body.variant = o.variant;

@@ -15,6 +15,8 @@
       S.count(e);
       state.pending.push(e);
     }
+    // Paused, the tab keeps at most as many as it would show.
+    if (state.pending.length > MAX_ENTRIES) state.pending.splice(0, state.pending.length - MAX_ENTRIES);
     if (!state.frame) state.frame = requestAnimationFrame(flush);
   }
 
@@ -151,7 +153,8 @@
     const params = [];
     for (const [k, v] of Object.entries(e.query || {})) for (const one of [].concat(v)) params.push(encodeURIComponent(k) + "=" + encodeURIComponent(one));
     const url = `${e.scheme || "http"}://${host}${e.path}${params.length ? "?" + params.join("&") : ""}`;
-    const parts = ["curl", "-X", e.method, quote(url)];
+    // Every part quoted, the method too: HTTP allows ` | & $ in a method's name.
+    const parts = ["curl", "-X", quote(e.method), quote(url)];
     let sawSession = false;
     for (const [k, v] of Object.entries(e.headers || {})) {
       const lower = k.toLowerCase();
