@@ -34,6 +34,22 @@ import Testing
         }
     }
 
+    @Test func sessionsAreListedAndClearedAndTheDashboardIsNamed() async throws {
+        try await withDaemon { base in
+            let stubd = StubdClient(baseURL: base)
+            try await stubd.waitUntilHealthy()
+            #expect(stubd.dashboardURL.absoluteString == base.absoluteString + "/__stubd/ui")
+            #expect(try await HTTPClient.fetch(stubd.dashboardURL).header("Content-Type")?.hasPrefix("text/html") == true)
+            try await StubdClient(baseURL: base, session: "sim-1").override(route: "app/users", variant: "500")
+            _ = try await HTTPClient.fetch(base.appendingPathComponent("__session/sim-2/api/v1/users"))
+            let sessions = try await stubd.sessions()
+            #expect(sessions.map(\.session) == ["sim-1", "sim-2"])
+            #expect(sessions.first?.overriddenRoutes == ["app/users"] && sessions.last?.requests == 1)
+            try await stubd.clearSession("sim-1")
+            #expect(try await stubd.sessions().map(\.session) == ["sim-2"])
+        }
+    }
+
     @Test func overridesSequencesAndTheJournalMirrorTheInProcessAPI() async throws {
         try await withDaemon { base in
             let stubd = StubdClient(baseURL: base)
