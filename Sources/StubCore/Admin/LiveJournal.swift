@@ -1,7 +1,8 @@
 /// One open `GET /__stubd/journal/stream`: its reader in the control's feed, the entries it
 /// starts with, and how a batch becomes server-sent events. The request's lifecycle pulls it
-/// (`LiveJournalCursor`) and closes the reader when the response ends.
-package struct LiveJournal: Sendable {
+/// (`LiveJournalCursor`) and closes the reader when the response ends. A class, so the plan's
+/// response and the lifecycle's phase, which every request copies, stay one word wide for it.
+package final class LiveJournal: Sendable {
     /// The feed the reader is open in.
     package let feed: JournalFeed
     /// The reader's id in `feed`.

@@ -158,15 +158,16 @@ public final class StubControl: OverrideSource, Sendable {
         // Moved into the lock's closure through an optional, not copied; the dropped entry is
         // freed here, after the lock is released.
         var pending: RequestRecord? = consume record
-        let (dropped, woken) = state.withLock { s -> (RequestJournal.Entry?, [UInt64]) in
+        var woken: [UInt64] = []
+        let dropped = state.withLock { s -> RequestJournal.Entry? in
             let dropped = s.journal.append(pending.take()!)
             // Published under the journal's lock, so live readers get entries in id order, and a
             // reader opened while this runs finds the entry either in the journal or in its backlog.
-            guard feed.hasReaders, let entry = s.journal.last else { return (dropped, []) }
-            return (dropped, feed.publish(entry))
+            if feed.hasReaders, let entry = s.journal.last { woken = feed.publish(entry) }
+            return dropped
         }
         _ = dropped
-        wake(woken)
+        if !woken.isEmpty { wake(woken) }
     }
 
     /// Tells live readers that overrides, holds, sessions or the stub set changed.
