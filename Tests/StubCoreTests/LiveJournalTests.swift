@@ -103,7 +103,7 @@ import Synchronization
         let stubs = try TemporaryStubs(["app/a/route.json": #"{"method": "GET", "path": "/a"}"#, "app/a/200.json": "{}"])
         let catalog = try stubs.catalog()
         let control = StubControl(journalSize: 100)
-        let host = FixedHost(catalog: catalog)
+        let host = InMemoryHost(catalog)
         let admin = AdminAPI(control: control, host: host, token: nil, version: "test")
         let env = LifecycleEnvironment(responder: StubResponder(control: control, admin: admin), holdCapNs: 1000 * Self.ms)
         let lock = Locked<[UInt64]>([])
@@ -157,7 +157,7 @@ import Synchronization
         let stubs = try TemporaryStubs(["app/a/route.json": #"{"method": "GET", "path": "/a"}"#, "app/a/200.json": "{}"])
         let catalog = try stubs.catalog()
         let control = StubControl(journalSize: 5000)
-        let env = LifecycleEnvironment(responder: StubResponder(control: control, admin: AdminAPI(control: control, host: FixedHost(catalog: catalog),
+        let env = LifecycleEnvironment(responder: StubResponder(control: control, admin: AdminAPI(control: control, host: InMemoryHost(catalog),
                                                                                                   token: nil, version: "t")),
                                        holdCapNs: Self.ms)
         for _ in 0..<1500 {
@@ -214,12 +214,4 @@ import Synchronization
         #expect(selections == [#"{"by":"sequence","step":1,"of":2}"#, #"{"by":"sequence","step":2,"of":2}"#, #"{"by":"when"}"#,
                                #"{"by":"default"}"#, #"{"by":"request"}"#])
     }
-}
-
-/// A host serving one fixed catalog.
-struct FixedHost: AdminHost {
-    let catalog: StubCatalog
-    var currentCatalog: StubCatalog { catalog }
-    var health: HealthReport { HealthReport(loadedAt: catalog.loadedAt) }
-    func reloadNow() -> Result<StubCatalog, StubLoadFailure> { .success(catalog) }
 }

@@ -134,17 +134,10 @@ struct DashboardBrowserTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\n\(run.stderr)")
     }
 
-    /// `http://127.0.0.1:PORT`, as the script joins paths to it.
-    func origin(_ server: StubServer) -> String {
-        var text = server.baseURL.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        return text
-    }
-
     @Test func aTesterSteersTheServerAndWatchesTrafficFromTheBrowser() async throws {
-        let shots = try shots()
+        let folder = try shots()
         try await withServer(configure: { $0.log = .off }) { server in
-            let out = try await run([origin(server), "main", shots])
+            let out = try await run([origin(server), "main", folder])
             #expect(out["variant500"] as? Bool == true, "picking variant 500 makes curl get 500")
             #expect(out["clearedBackTo200"] as? Bool == true)
             #expect(out["changeFromElsewhere"] as? Bool == true && (out["changeFromElsewhereSeconds"] as? Double ?? 9) < 1)
@@ -169,7 +162,7 @@ struct DashboardBrowserTests {
             #expect(out["csp"] as? Bool == true)
         }
         for name in ["routes", "traffic", "sessions", "health", "phone"] {
-            #expect(FileManager.default.fileExists(atPath: "\(shots)/dashboard-\(name).png"), "screenshot \(name)")
+            #expect(FileManager.default.fileExists(atPath: "\(folder)/dashboard-\(name).png"), "screenshot \(name)")
         }
     }
 
@@ -179,21 +172,13 @@ struct DashboardBrowserTests {
             try Data("{\n  \"method\": \"GET\",\n  \"path\": \"/users\"\n  \"variants\": {}\n}\n".utf8)
                 .write(to: stubs.url.appendingPathComponent("app/users/route.json"))
             #expect(try await AdminClient(server: server).call("POST", "/reload").status == 422)
-            let out = try await run([origin(server), "health", shots()])
+            let out = try await run([origin(server), "health", try shots()])
             #expect(out["badge"] as? String == "degraded")
             let problems = try #require(out["problems"] as? [String])
             #expect(problems.count == 1 && problems.first?.contains("app/users/route.json") == true && problems.first?.contains(":4:") == true,
                     "\(problems)")
             #expect(out["stillServing"] as? Bool == true)
         }
-    }
-
-    /// Where screenshots go: `STUBD_SCREENSHOTS`, else a temporary folder.
-    func shots() throws -> String {
-        let shots = ProcessInfo.processInfo.environment["STUBD_SCREENSHOTS"]
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("stubd-screens-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-        return shots
     }
 
     @Test func withATokenThePageAsksForItAndTheAPIRefusesCallsWithout() async throws {
@@ -212,14 +197,10 @@ struct DashboardBrowserTests {
 @Suite(.enabled(if: Browser.firefox, "Firefox or Python's websockets is missing: apt-get install firefox-esr; pip install websockets"))
 struct DashboardFirefoxTests {
     @Test func firefoxShowsTheRoutesSteersAVariantAndKeepsAPayloadAsText() async throws {
-        let shots = ProcessInfo.processInfo.environment["STUBD_SCREENSHOTS"]
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("stubd-screens-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+        let folder = try shots()
         try await withServer(configure: { $0.log = .off }) { server in
-            var origin = server.baseURL.absoluteString
-            while origin.hasSuffix("/") { origin.removeLast() }
             let script = Repository.root.appendingPathComponent("Tests/Clients/dashboard_firefox.py").path
-            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, origin, shots])
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, origin(server), folder])
             #expect(run.exitCode == 0, "\(run.stderr)")
             let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
             #expect((out["browser"] as? String)?.hasPrefix("firefox") == true)
@@ -229,6 +210,21 @@ struct DashboardFirefoxTests {
             #expect(out["payloadShownAsText"] as? Bool == true && out["imagesInDetail"] as? Int == 0 && out["title"] as? String == "stubd")
         }
     }
+}
+
+/// `http://127.0.0.1:PORT`, as the browser scripts join paths to it.
+func origin(_ server: StubServer) -> String {
+    var text = server.baseURL.absoluteString
+    while text.hasSuffix("/") { text.removeLast() }
+    return text
+}
+
+/// Where the browser suites put screenshots: `STUBD_SCREENSHOTS`, else a temporary folder.
+func shots() throws -> String {
+    let shots = ProcessInfo.processInfo.environment["STUBD_SCREENSHOTS"]
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("stubd-screens-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+    return shots
 }
 
 /// Whether Selenium and chromedriver are here.

@@ -35,28 +35,6 @@ extension AdminAPI {
             for entry in initial.dropLast(kept) { cut.add(entry) }
             initial = Array(initial.suffix(kept))
         }
-        // The first event says which journal this is: a client that saw larger ids was talking
-        // to an earlier run of the server and starts again.
-        let prelude = "retry: 2000\n: stubd journal stream\n\nevent: hello\ndata: {\"lastID\":\(control.lastJournalID)}\n\n"
-        return .live(LiveJournal(feed: control.feed, reader: reader, initial: initial, initialDropped: cut, prelude: Array(prelude.utf8)) { batch in
-            AdminAPI.events(batch)
-        })
-    }
-
-    /// A batch as server-sent events.
-    static func events(_ batch: JournalFeed.Batch) -> [UInt8] {
-        var out = ""
-        if batch.dropped.total > 0 {
-            let byClass = JSONValue.object(batch.dropped.byClass.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) })
-            out += "event: dropped\ndata: {\"dropped\":\(batch.dropped.total),\"byStatus\":\(byClass.serialized()),"
-            out += "\"time\":\"\(ISO8601.format(Date()))\"}\n\n"
-        }
-        for entry in batch.entries {
-            out += "id: \(entry.id)\nevent: request\ndata: "
-            out += entryJSON(entry).serialized()
-            out += "\n\n"
-        }
-        if batch.changed { out += "event: change\ndata: {}\n\n" }
-        return Array(out.utf8)
+        return .live(LiveJournal(feed: control.feed, reader: reader, initial: initial, initialDropped: cut, lastID: control.lastJournalID))
     }
 }

@@ -68,7 +68,7 @@ package struct LiveJournalCursor {
         let lastSent = lastSentID
         batch.entries.removeAll { $0.id <= lastSent }
         if let last = batch.entries.last { lastSentID = last.id }
-        return batch.isEmpty ? [] : live.render(batch)
+        return batch.isEmpty ? [] : LiveJournal.events(batch)
     }
 
     private mutating func fill(_ bytes: [UInt8], now: UInt64) -> Bool {
