@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StubTLS", targets: ["StubTLS"]),
         .library(name: "StubTesting", targets: ["StubTesting"]),
         .library(name: "StubdClient", targets: ["StubdClient"]),
+        .library(name: "StubFleet", targets: ["StubFleet"]),
     ],
     targets: [
         .systemLibrary(
@@ -29,6 +30,11 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
+        ),
         .systemLibrary(name: "CSystem"),
         .target(name: "StubSystem"),
         .target(name: "StubCore", dependencies: ["StubSystem"]),
@@ -44,12 +50,14 @@ let package = Package(
                     .map { .embedInCode("Files/\($0)") }),
         .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubDashboard", "CMicroHTTPD", "CSystem"]),
         .target(name: "StubTesting", dependencies: ["StubServer"]),
+        // Replicas sharing control state through Valkey or Redis (`serve --state`).
+        .target(name: "StubFleet", dependencies: ["StubCore", "StubSystem", "CHiredis"]),
         .target(name: "StubdClient"),
         .executableTarget(name: "stubd-conformance", dependencies: ["StubSchema", "StubCore", "StubSystem"]),
-        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSystem", "StubGraphQL", "CSystem"]),
+        .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSystem", "StubGraphQL", "StubFleet", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubSystem", "StubTesting"]),
         .testTarget(name: "StubSchemaTests", dependencies: ["StubSchema", "StubCore", "StubSystem"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSchema", "StubSystem", "StubTesting", "StubdClient", "StubGraphQL"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSchema", "StubSystem", "StubTesting", "StubdClient", "StubGraphQL", "StubFleet"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,6 +34,9 @@ extension AdminAPI {
         switch filter(from: request) {
         case .failure(let f): return f.reply
         case .success(let filter):
+            if let fleet = fleetJournal(session: session, filter: filter) {
+                return .json(200, .object([("requests", .array(fleet)), ("count", .number(Double(fleet.count)))]))
+            }
             let entries = control.journal(session: session, filter: filter)
             return .json(200, .object([("requests", .array(entries.map { AdminAPI.entryJSON($0) })),
                                        ("count", .number(Double(entries.count)))]))
@@ -45,6 +48,7 @@ extension AdminAPI {
         case .failure(let f): return f.reply
         case .success(var filter):
             filter.limit = nil
+            if let fleet = fleetJournal(session: session, filter: filter) { return .json(200, .object([("count", .number(Double(fleet.count)))])) }
             return .json(200, .object([("count", .number(Double(control.journal(session: session, filter: filter).count)))]))
         }
     }

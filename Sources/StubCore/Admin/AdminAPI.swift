@@ -53,6 +53,8 @@ package struct AdminAPI: Sendable {
         if parts == ["reload"] {
             return request.method == "POST" ? .deferred(DeferredReply { self.reload() }) : .reply(notAllowed(["POST"]))
         }
+        // A reload is this replica's own; every other change is the fleet's.
+        if let refused = refusedWhileStoreAway(request.method) { return .reply(refused) }
         return .reply(handle(request, parts: parts, session: session))
     }
 
@@ -114,8 +116,10 @@ package struct AdminAPI: Sendable {
 
     func health() -> Reply {
         let report = host.health
+        let fleet = fleetHealth()
+        let status = fleet?.degraded == true ? HealthReport.Status.degraded : report.status
         var members: [(key: String, value: JSONValue)] = [
-            ("status", .string(report.status.rawValue)),
+            ("status", .string(status.rawValue)),
             ("routes", .number(Double(host.currentCatalog.routes.count))),
             ("stubsLoadedAt", .string(ISO8601.format(report.loadedAt))),
             ("version", .string(version)),
@@ -124,6 +128,7 @@ package struct AdminAPI: Sendable {
         if !report.problems.isEmpty { members.append(("errors", .array(report.problems.map { .string($0.description) }))) }
         let limits = host.limitsHit
         if !limits.isEmpty { members.append(("limitsHit", .object(limits.map { ($0.name, .number(Double($0.count))) }))) }
+        if let fleet { members.append(fleet.member) }
         return .json(200, .object(members))
     }
 

@@ -16,15 +16,16 @@ package struct HeldRequests: Sendable {
         tickets[HeldRequests.key(session, routeID), default: []].append(ticket)
     }
 
-    /// Removes `ticket`; true when it was still held (the hold cap or a shutdown woke it, not a release).
-    mutating func remove(_ ticket: UInt64) -> Bool {
+    /// Removes `ticket`; its route and scope when it was still held (the hold cap or a shutdown
+    /// woke it, not a release), else nil.
+    mutating func remove(_ ticket: UInt64) -> Key? {
         for (key, list) in tickets {
             guard let index = list.firstIndex(of: ticket) else { continue }
             tickets[key]?.remove(at: index)
             if tickets[key]?.isEmpty == true { tickets[key] = nil }
-            return true
+            return key
         }
-        return false
+        return nil
     }
 
     /// Pops the oldest `count` (all when nil) of a route in a session.

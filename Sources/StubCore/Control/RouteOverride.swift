@@ -14,6 +14,9 @@ public struct RouteOverride: Sendable, Equatable {
     public var served: Int
     /// Hold every matching request before its response until released (`{"hold": true}`).
     public var hold = false
+    /// Names this sequence's step counter in a fleet's store, so each step is taken once across
+    /// replicas; a sequence set again gets a new one. Nil outside a fleet.
+    package var stepToken: String?
 
     /// Makes an override.
     public init(variant: String? = nil, delay: DelaySpec? = nil, fault: Fault? = nil, throttleBytesPerSecond: Int? = nil,
@@ -28,6 +31,24 @@ public struct RouteOverride: Sendable, Equatable {
 
     /// Sequence steps not yet served.
     public var remaining: [String] { Array(sequence.dropFirst(served)) }
+
+    /// The form a fleet's store keeps: what `PUT /__stubd/routes/{route}` takes, only the keys set.
+    package var storedJSON: JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        if let variant { members.append(("variant", .string(variant))) }
+        if let delay { members.append(("delay", delay.json)) }
+        if let fault { members.append(("fault", .string(fault.rawValue))) }
+        if let throttleBytesPerSecond { members.append(("throttle", .object([("bytesPerSecond", .number(Double(throttleBytesPerSecond)))]))) }
+        if !sequence.isEmpty { members.append(("sequence", .array(sequence.map { .string($0) }))) }
+        members.append(("hold", .bool(hold)))
+        return .object(members)
+    }
+
+    /// Reads the form `storedJSON` writes; nil when it is not one.
+    package static func stored(_ bytes: [UInt8]) -> RouteOverride? {
+        guard case .success(let o) = AdminOverrideParser.parse(bytes) else { return nil }
+        return o
+    }
 
     /// The JSON form the admin API shows.
     package var json: JSONValue {

@@ -34,20 +34,27 @@ public final class StubControl: OverrideSource, Sendable {
         var journal: RequestJournal
         var sessions: SessionExpiry
 
+        /// Set when a fleet's store keeps the sessions: it expires them, and the local copy follows.
+        var expiresInStore = false
+
         /// Notes that a session's state was used, and drops expired sessions' state (the global
         /// scope never expires).
         mutating func touch(_ scope: Scope, now: Double) {
-            guard case .session(let session) = scope else { return }
+            guard case .session(let session) = scope, !expiresInStore else { return }
             for expired in sessions.touch(session, now: now) { overrides[.session(expired)] = nil }
         }
     }
 
-    private let state: Locked<State>
+    // Internal, not private: the fleet extension (StubControl+Fleet.swift) replaces overrides under it.
+    let state: Locked<State>
 
     /// Reads the state under its lock.
     func withState<T>(_ body: (State) -> T) -> T { state.withLock { body($0) } }
-    private let journalCapacity: Int
+    /// Entries the journal keeps (per scope in a fleet's store).
+    package let journalCapacity: Int
     private let clock: @Sendable () -> Double
+    /// The fleet's store when replicas share control state (`--state`); nil for one process.
+    package let shared: (any SharedControlState)?
 
     /// Seconds a session's overrides and sequences survive without use (default 10 minutes).
     public static let defaultSessionTTLSeconds = 600.0
@@ -56,14 +63,19 @@ public final class StubControl: OverrideSource, Sendable {
 
     /// A control with a journal of `journalSize` entries (0 disables the journal), whose sessions
     /// expire after `sessionTTLSeconds` without use or beyond `maxSessions`. `clock` gives
-    /// seconds on any steady scale (tests pass their own).
+    /// seconds on any steady scale (tests pass their own). With `sharedState`, overrides,
+    /// sequences, sessions, holds and the journal are shared with the other replicas on that store.
     public init(journalSize: Int, sessionTTLSeconds: Double = StubControl.defaultSessionTTLSeconds,
                 maxSessions: Int = StubControl.defaultMaxSessions,
-                clock: @escaping @Sendable () -> Double = StubControl.monotonicSeconds) {
+                clock: @escaping @Sendable () -> Double = StubControl.monotonicSeconds,
+                sharedState: SharedStateStore? = nil) {
         let policy = SessionExpiry.Policy(ttlSeconds: max(1, sessionTTLSeconds), maxSessions: max(1, maxSessions))
-        state = Locked(State(journal: RequestJournal(capacity: journalSize), sessions: SessionExpiry(policy: policy)))
+        var initial = State(journal: RequestJournal(capacity: journalSize), sessions: SessionExpiry(policy: policy))
+        initial.expiresInStore = sharedState != nil
+        state = Locked(initial)
         journalCapacity = max(0, journalSize)
         self.clock = clock
+        shared = sharedState?.backend
     }
 
     /// Seconds on CLOCK_MONOTONIC, the default clock of session expiry: idle times must not jump
@@ -84,6 +96,9 @@ public final class StubControl: OverrideSource, Sendable {
         }
         var o = override
         o.served = 0
+        // Each sequence set gets its own step counter in the fleet's store.
+        o.stepToken = shared != nil && !o.sequence.isEmpty ? StubControl.newToken() : nil
+        _ = shared?.write(o, routeID: route.id, scope: Scope(session))
         let now = clock()
         state.withLock { s in
             s.touch(Scope(session), now: now)
@@ -96,6 +111,7 @@ public final class StubControl: OverrideSource, Sendable {
 
     /// Removes the override of one route.
     public func clearOverride(routeID: String, session: String?) {
+        _ = shared?.write(nil, routeID: routeID, scope: Scope(session))
         state.withLock { s in
             let key = Scope(session)
             _ = s.overrides[key]?.removeValue(forKey: routeID)
@@ -121,12 +137,16 @@ public final class StubControl: OverrideSource, Sendable {
     /// For the planner: the next sequence step, else the sticky override. Advances the sequence
     /// only when `advance` is true (a request that picks its own variant does not use up a step).
     package func decision(forRoute routeID: String, session: String?, advance: Bool, honorHold: Bool) -> OverrideDecision? {
-        state.withLock { s -> OverrideDecision? in
+        var storeStep: (token: String, steps: Int)?
+        let local = state.withLock { s -> OverrideDecision? in
             // Most requests come with no override anywhere: skip hashing the session and route.
             guard !s.overrides.isEmpty else { return nil }
             let key = Scope(session)
             // A session's state counts as used (and may turn out expired) only when it has some.
-            if s.overrides[key] != nil { s.touch(key, now: clock()) }
+            if s.overrides[key] != nil {
+                s.touch(key, now: clock())
+                if let shared, case .session(let name) = key { shared.touched(session: name) }
+            }
             guard var o = s.overrides[key]?[routeID] else { return nil }
             if o.hold && honorHold {
                 var held = OverrideDecision()
@@ -135,6 +155,11 @@ public final class StubControl: OverrideSource, Sendable {
             }
             var decision = OverrideDecision(variant: o.variant, delay: o.delay, fault: o.fault, throttleBytesPerSecond: o.throttleBytesPerSecond)
             if advance && o.served < o.sequence.count {
+                // In a fleet the store hands out the step, outside this lock.
+                if let token = o.stepToken, shared?.isReachable == true {
+                    storeStep = (token, o.sequence.count)
+                    return decision
+                }
                 decision.variant = o.sequence[o.served]
                 decision.fromSequence = true
                 decision.sequenceStep = (o.served + 1, o.sequence.count)
@@ -143,6 +168,32 @@ public final class StubControl: OverrideSource, Sendable {
             }
             return decision
         }
+        guard let storeStep, var decision = local else { return local }
+        // Nil: the store went away just now; the step is taken from the local count instead.
+        let step = shared?.takeStep(token: storeStep.token) ?? localStep(routeID: routeID, scope: Scope(session))
+        guard let step, step <= storeStep.steps else { return decision }
+        state.withLock { s in
+            guard var o = s.overrides[Scope(session)]?[routeID], o.stepToken == storeStep.token else { return }
+            o.served = max(o.served, step)
+            s.overrides[Scope(session)]?[routeID] = o
+            decision.variant = o.sequence[step - 1]
+        }
+        decision.fromSequence = decision.variant != nil
+        decision.sequenceStep = decision.fromSequence ? (step, storeStep.steps) : nil
+        return decision
+    }
+
+    /// The next step by this replica's own count (the store did not answer).
+    private func localStep(routeID: String, scope: Scope) -> Int? {
+        state.withLock { s in
+            guard let o = s.overrides[scope]?[routeID], o.served < o.sequence.count else { return nil }
+            return o.served + 1
+        }
+    }
+
+    /// A random token naming one sequence's step counter in the fleet's store.
+    static func newToken() -> String {
+        String(UInt64.random(in: 1...UInt64.max), radix: 36)
     }
 
     /// The id of the last request journaled (0 before the first), for a live reader's `hello`.
@@ -155,6 +206,7 @@ public final class StubControl: OverrideSource, Sendable {
     public func record(_ record: consuming RequestRecord) {
         guard keepsJournal else { return }
         RequestJournal.trim(&record)
+        if let shared { shared.journal(record) }
         // Moved into the lock's closure through an optional, not copied; the dropped entry is
         // freed here, after the lock is released.
         var pending: RequestRecord? = consume record
@@ -186,11 +238,13 @@ public final class StubControl: OverrideSource, Sendable {
 
     /// Clears the journal of one scope.
     public func clearJournal(session: String?) {
+        _ = shared?.clearJournal(Scope(session))
         state.withLock { $0.journal.removeAll { $0.record.session == session } }
     }
 
     /// Clears overrides, sequences and the journal of one scope.
     public func reset(session: String?) {
+        _ = shared?.reset(Scope(session))
         state.withLock { s in
             let scope = Scope(session)
             s.overrides[scope] = nil

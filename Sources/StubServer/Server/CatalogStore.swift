@@ -23,12 +23,12 @@ final class CatalogStore: AdminHost, Sendable {
 
     /// True when a folder with no routes loads (a proxy answers everything).
     let allowEmpty: Bool
-    /// Called after each reload, good or bad (live dashboards hear of it).
-    let reloaded: @Sendable () -> Void
+    /// Called after each reload, good or bad, with its outcome (live dashboards and the fleet hear of it).
+    let reloaded: @Sendable (Result<StubCatalog, StubLoadFailure>) -> Void
     /// Connection limits hit so far, by name; set once the admission control exists.
     let limits = Locked<(@Sendable () -> [(name: String, count: Int)])?>(nil)
 
-    init(directory: URL, catalog: StubCatalog, announceReloads: Bool, allowEmpty: Bool = false, reloaded: @escaping @Sendable () -> Void = {}) {
+    init(directory: URL, catalog: StubCatalog, announceReloads: Bool, allowEmpty: Bool = false, reloaded: @escaping @Sendable (Result<StubCatalog, StubLoadFailure>) -> Void = { _ in }) {
         self.allowEmpty = allowEmpty
         self.reloaded = reloaded
         self.directory = directory
@@ -65,7 +65,7 @@ final class CatalogStore: AdminHost, Sendable {
                     StandardStreams.write("stubd: reload failed, still serving the stubs loaded at \(health.loadedAt):\n\(failure)\n", to: STDERR_FILENO)
                 }
             }
-            reloaded()
+            reloaded(result)
             return result
         }
     }

@@ -82,10 +82,16 @@ public final class StubServer: Sendable {
         listensOnIPv6Loopback = configuration.host == "localhost" && (plain.isEmpty ? secure : plain).count == 2
         self.configuration = configuration
         let control = StubControl(journalSize: configuration.journalSize, sessionTTLSeconds: configuration.sessionTTLSeconds,
-                                  maxSessions: configuration.maxSessions)
+                                  maxSessions: configuration.maxSessions, sharedState: configuration.sharedState)
         self.control = control
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads,
-                                 allowEmpty: configuration.unmatched != nil, reloaded: { control.noteChange() })
+                                 allowEmpty: configuration.unmatched != nil, reloaded: { outcome in
+            control.noteChange()
+            switch outcome {
+            case .success(let catalog): control.shared?.catalogChanged(ok: true, routes: catalog.routes.count)
+            case .failure: control.shared?.catalogChanged(ok: false, routes: 0)
+            }
+        })
         self.store = store
         let contract = configuration.contract
         for warning in contract?.prepare(catalog.routes) ?? [] { StandardStreams.write("warning: \(warning)\n", to: STDERR_FILENO) }
@@ -118,6 +124,10 @@ public final class StubServer: Sendable {
         bridge = madeBridge!
         let suspensions = bridge.suspensions
         control.setReleaser { tickets in for ticket in tickets { suspensions.resumeEarly(ticket) } }
+        if let shared = control.shared {
+            // Connected before the first request, so a test's first override already reaches the fleet.
+            shared.start(control: control, stubDirectory: directory.path, routes: catalog.routes.count)
+        }
         var started: StubWatcher?
         // A started daemon owns its socket and closes it when stopped; the rest are closed here.
         var running: [MHDDaemon] = []
@@ -166,6 +176,8 @@ public final class StubServer: Sendable {
             sweeper.stop()
             for running in daemons { running.stop() }
             daemons = []
+            // Journal entries still waiting go to the fleet's store before it is let go.
+            control.shared?.stop()
             log?.stop()
         }
     }

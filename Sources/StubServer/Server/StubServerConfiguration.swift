@@ -131,6 +131,10 @@ public struct StubServerConfiguration: Sendable {
     /// Print reload outcomes to standard error.
     public var announceReloads = false
 
+    /// Control state shared with other replicas through Valkey or Redis (`serve --state`; made
+    /// with `SharedStateStore.redis(…)` from `StubFleet`); nil keeps it in this process.
+    public var sharedState: SharedStateStore?
+
     /// A configuration with the defaults: a free port on 127.0.0.1, no access log, no watching.
     /// What an in-process test wants.
     public init() {}

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import StubContract
 import StubCore
+import StubFleet
 import StubProxy
 import StubServer
 import StubSystem
@@ -15,7 +16,8 @@ import Darwin
 #endif
 
 /// The optional parts a server is given when the options ask for them: the API contract
-/// (StubContract) and the proxy with its recorder (StubProxy). The server itself links neither.
+/// (StubContract), the proxy with its recorder (StubProxy) and the fleet's store (StubFleet).
+/// The server itself links none of them.
 extension ServeOptions {
     /// Why an optional part cannot start, in words for people.
     struct AttachError: Error {
@@ -26,6 +28,13 @@ extension ServeOptions {
     /// `configuration`; returns the proxy, whose recorder holds what was written.
     @discardableResult
     func attach(to configuration: inout StubServerConfiguration) throws(AttachError) -> UpstreamForwarder? {
+        if let state {
+            do { configuration.sharedState = try SharedStateStore.redis(state, passwordFile: statePasswordFile?.path, replica: replica) } catch {
+                throw AttachError(message: "cannot use --state: \(error.description)")
+            }
+        } else if statePasswordFile != nil || replica != nil {
+            throw AttachError(message: "--state-password-file and --replica need --state URL")
+        }
         if let spec = openAPI {
             do {
                 let document = try OpenAPIDocument(path: spec.path, specRoot: openAPIRoot?.path)

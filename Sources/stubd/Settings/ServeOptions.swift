@@ -33,6 +33,10 @@ struct ServeOptions: Sendable {
     var tlsPort = 8443
     var tlsDirectory = TLSDirectory.defaultPath
     var tlsOnly = false
+    /// The fleet's store (`--state`), its password file and this replica's name.
+    var state: String?
+    var statePasswordFile: URL?
+    var replica: String?
 
     /// Whether HTTPS is served: an explicit `--tls`/`STUBD_TLS` decides, else any HTTPS setting.
     var tlsEnabled: Bool { tlsSwitch ?? tlsImplied }

@@ -4,7 +4,7 @@ import StubCore
 /// Every setting of `stubd serve`, once, in the order `--help` and the README list them. The
 /// flag's `STUBD_*` variable, the default shown, and the error for a bad value all come from here.
 enum ServeSettings {
-    static var all: [Setting] { basics + limits + serving + proxy + contract + tls }
+    static var all: [Setting] { basics + limits + serving + proxy + contract + tls + fleet }
 
     static var basics: [Setting] {
         [
@@ -79,6 +79,16 @@ enum ServeSettings {
                     help: "Answer violating requests with 400 (422 for a body schema failure) in the service's error envelope"),
             with(.file("--spec-root", "DIR", \.openAPIRoot, help: "Folder the document's file $refs may reach"),
                  defaultNote: "the document's folder"),
+        ]
+    }
+
+    static var fleet: [Setting] {
+        [
+            .optionalText("--state", "URL", \.state, help:
+                "Share overrides, sequences, sessions, holds and the journal with the other replicas on Valkey or Redis at redis://[:PASSWORD@]HOST[:PORT][/DB]"),
+            .file("--state-password-file", "FILE", \.statePasswordFile, help: "Read the store's password from FILE instead of the URL"),
+            with(.optionalText("--replica", "NAME", \.replica, help: "This replica's name in the fleet's journal and health"),
+                 defaultNote: "host name and process id"),
         ]
     }
 

@@ -1,0 +1,2 @@
+// Valkey and Redis through hiredis (Debian libhiredis-dev, Homebrew hiredis): the fleet's state store.
+#include <hiredis/hiredis.h>

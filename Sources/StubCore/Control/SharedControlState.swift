@@ -1,0 +1,63 @@
+/// Where a fleet's control state lives when replicas share it (`serve --state redis://…`).
+/// `StubControl` keeps a local copy of every override and answers plain requests from it; this
+/// store is told of each change made here, hands out sequence steps so each is taken once across
+/// the fleet, keeps held requests and the journal for every replica, and refreshes the local copy
+/// when another replica changes something. Every call falls back to local state, at once, while
+/// the store is unreachable (`isReachable` false).
+package protocol SharedControlState: AnyObject, Sendable {
+    /// True while the store answers.
+    var isReachable: Bool { get }
+    /// Connects (once, before returning) and starts the store's threads for `control`, whose
+    /// `routes` stubs come from `stubDirectory`.
+    func start(control: StubControl, stubDirectory: String, routes: Int)
+    /// Stops those threads; journal entries not yet sent are sent first when the store answers.
+    func stop()
+
+    /// Writes one route's override in a scope (nil clears it); false when the store did not take it.
+    func write(_ override: RouteOverride?, routeID: String, scope: Scope) -> Bool
+    /// Removes a scope's overrides and journal; false when the store did not take it.
+    func reset(_ scope: Scope) -> Bool
+    /// Takes the next step of the sequence stored under `token`: 1 for the first, and so on; nil
+    /// when the store is unreachable.
+    func takeStep(token: String) -> Int?
+    /// A session with overrides was used here (its expiry in the store moves on).
+    func touched(session: String)
+
+    /// A request is held here under `ticket`.
+    func holdStarted(ticket: UInt64, routeID: String, scope: Scope)
+    /// A request held here ran again without a release (the hold cap or a stop).
+    func holdEnded(ticket: UInt64, routeID: String, scope: Scope)
+    /// Releases the fleet's oldest `count` held requests of a route (all when nil): the others'
+    /// are woken through the store, this replica's tickets are returned. Nil when unreachable.
+    func release(routeID: String, scope: Scope?, count: Int?) -> (released: Int, local: [UInt64])?
+    /// Requests of a route held across the fleet; nil when unreachable.
+    func heldCount(routeID: String, scope: Scope) -> Int?
+
+    /// Queues an answered request for the fleet's journal (sent in batches, off this thread).
+    func journal(_ record: RequestRecord)
+    /// The fleet's journal entries of a scope (every scope when nil), oldest first, as the admin
+    /// API shows them; nil when unreachable.
+    func journalEntries(scope: Scope?) -> [JSONValue]?
+    /// Empties a scope's journal in the store; false when the store did not take it.
+    func clearJournal(_ scope: Scope) -> Bool
+
+    /// What `/__stubd/health` says of the store and the fleet, and whether that degrades health.
+    func health() -> (degraded: Bool, report: JSONValue)
+    /// The stub set was (re)loaded, or a reload failed (`ok` false).
+    func catalogChanged(ok: Bool, routes: Int)
+}
+
+/// A state store for `StubServerConfiguration.sharedState`: replicas given stores on the same
+/// Valkey or Redis share overrides, sequences, sessions, holds and the journal. Made by the
+/// `StubFleet` module (`SharedStateStore.redis(…)`).
+public final class SharedStateStore: Sendable {
+    package let backend: any SharedControlState
+
+    /// Wraps a backend.
+    package init(_ backend: any SharedControlState) {
+        self.backend = backend
+    }
+
+    /// True while the store answers.
+    public var isReachable: Bool { backend.isReachable }
+}

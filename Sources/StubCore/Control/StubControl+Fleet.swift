@@ -1,0 +1,37 @@
+/// What a fleet's store calls back: the overrides other replicas set, and their journal's form.
+extension StubControl {
+    /// Replaces the local copy of every scope's overrides with the store's. Steps taken here that
+    /// the store has not counted yet are kept (the larger count wins).
+    package func adoptShared(_ overrides: [Scope: [String: RouteOverride]]) {
+        let changed = state.withLock { s -> Bool in
+            var next = overrides
+            for (scope, routes) in next {
+                for (id, o) in routes {
+                    guard let mine = s.overrides[scope]?[id], mine.stepToken == o.stepToken else { continue }
+                    next[scope]?[id]?.served = max(o.served, mine.served)
+                }
+            }
+            guard next != s.overrides else { return false }
+            s.overrides = next
+            return true
+        }
+        if changed { noteChange() }
+    }
+
+    /// Every scope's overrides as this replica holds them (written back to a store that lost them).
+    package var allOverrides: [Scope: [String: RouteOverride]] { withState { $0.overrides } }
+
+    /// A journal entry as the admin API shows it, with the replica that served it.
+    package static func fleetEntryJSON(_ record: RequestRecord, id: Int, replica: String) -> JSONValue {
+        guard case .object(var members) = AdminAPI.entryJSON(RequestJournal.Entry(id: id, record: record)) else { return .null }
+        members.append(("replica", .string(replica)))
+        return .object(members)
+    }
+}
+
+extension StubControl {
+    /// How long an unused session's state lives, and how many sessions may hold state.
+    package var sessionPolicy: (ttlSeconds: Double, maxSessions: Int) {
+        withState { ($0.sessions.policy.ttlSeconds, $0.sessions.policy.maxSessions) }
+    }
+}

@@ -1,0 +1,167 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StubCore
+import StubSystem
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A fleet's control state in Valkey or Redis. Plain requests never wait for the store: they
+/// read `StubControl`'s local copy, which a worker thread refreshes when a change notice comes
+/// (or a version check, every 250 ms, finds one missed); journal entries go out in batches from a
+/// bounded buffer. Sequence steps, holds and admin calls talk to the store at once, on a
+/// connection of their own with a short timeout; while the store is away they fall back to local
+/// state and the worker reconnects.
+final class RedisControlState: SharedControlState, Sendable {
+    let url: StateStoreURL
+    /// This replica's name in the store (journal entries, holds, health).
+    let replica: String
+    /// Longest wait for the store on a request's or an admin call's behalf.
+    static let callTimeoutMs = 300
+    /// Journal entries waiting to be sent at most; more are dropped and counted.
+    static let journalBufferLimit = 10_000
+
+    let reachable = Atomic<Bool>(false)
+    /// The connection request threads and admin calls use, under its lock.
+    let calls = Locked<RedisConnection?>(nil)
+    let control = Locked<WeakControl>(WeakControl())
+    let stubDirectory = Locked<String>("")
+    /// Set by a change notice; the worker refreshes the local copy.
+    let refreshWanted = Atomic<Bool>(true)
+    /// Wakes the worker for a refresh at once; nil when no pipe could be made (the 10 ms tick then).
+    let wake = try? FleetWake()
+    /// The newest version this replica wrote itself: a refresh that read an older one would
+    /// undo that write locally, so it waits for the next.
+    let writtenVersion = Atomic<Int>(0)
+    let pending = Locked(PendingJournal())
+    let touchedSessions = Locked<Set<String>>([])
+    let status = Locked(StoreStatus())
+    let threads = Locked<[StoppableThread]>([])
+    /// Requests held here that the store lists, by list: checked once a second, so a release
+    /// whose notice was missed still wakes them.
+    let listed = Locked<[String: Set<UInt64>]>([:])
+
+    /// A store at `url` for the replica named `replica`.
+    init(url: StateStoreURL, replica: String) {
+        self.url = url
+        self.replica = replica
+    }
+
+    var isReachable: Bool { reachable.load(ordering: .relaxed) }
+
+    var boundControl: StubControl? { control.withLock { $0.value } }
+
+    func start(control: StubControl, stubDirectory: String, routes: Int) {
+        self.control.withLock { $0.value = control }
+        self.stubDirectory.withLock { $0 = stubDirectory }
+        catalogChanged(ok: true, routes: routes)
+        let worker = FleetWorker(store: self)
+        // The first attempt is made here, so a store that answers is in use before the first request.
+        worker.reconnect(now: MonotonicClock.now() / 1_000_000)
+        if !isReachable {
+            let why = status.withLock { $0.lastError } ?? "no answer"
+            StandardStreams.write("stubd: warning: state store \(url.redacted) unreachable (\(why)); serving from the stub files and retrying\n", to: STDERR_FILENO)
+        }
+        do {
+            let subscriber = FleetSubscriber(store: self)
+            let started = [try StoppableThread { worker.run(stopFD: $0) }, try StoppableThread { subscriber.run(stopFD: $0) }]
+            threads.withLock { $0 = started }
+        } catch {
+            status.withLock { $0.lastError = "cannot start the store's threads: \(error)" }
+        }
+    }
+
+    func stop() {
+        let running = threads.withLock { t -> [StoppableThread] in defer { t = [] }; return t }
+        for thread in running { thread.stop() }
+        _ = call { c throws(StoreError) in try c.command(["DEL", FleetKeys.replica(replica)]) }
+        calls.withLock { $0 = nil }
+        control.withLock { $0.value = nil }
+    }
+
+    /// Opens the call connection; true when the store answered.
+    @discardableResult
+    func connectCalls() -> Bool {
+        do throws(StoreError) {
+            let connection = try RedisConnection(url, timeoutMs: RedisControlState.callTimeoutMs)
+            calls.withLock { $0 = connection }
+            return true
+        } catch {
+            markDown(error)
+            return false
+        }
+    }
+
+    /// Runs `body` on the call connection; nil (and the store marked away) when it fails.
+    func call<T>(_ body: (RedisConnection) throws(StoreError) -> T) -> T? {
+        guard isReachable else { return nil }
+        let outcome = calls.withLock { held -> Result<T, StoreError>? in
+            guard let connection = held else { return nil }
+            do throws(StoreError) { return .success(try body(connection)) } catch {
+                held = nil
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let value)?: return value
+        case .failure(let error)?:
+            markDown(error)
+            return nil
+        case nil: return nil
+        }
+    }
+
+    /// Asks the worker for a refresh now.
+    func askRefresh() {
+        refreshWanted.store(true, ordering: .relaxed)
+        wake?.signal()
+    }
+
+    /// The store stopped answering: everything falls back to local state until the worker reconnects.
+    func markDown(_ error: StoreError) {
+        let wasUp = reachable.exchange(false, ordering: .relaxed)
+        status.withLock { s in
+            s.lastError = error.description
+            if wasUp || s.downSince == nil { s.downSince = Date() }
+        }
+        if wasUp {
+            StandardStreams.write("stubd: state store \(url.redacted) unreachable (\(error)); serving from the last known state\n", to: STDERR_FILENO)
+            boundControl?.noteChange()
+        }
+    }
+
+    /// The worker reconnected and re-read the state.
+    func markUp() {
+        let wasDown = !reachable.exchange(true, ordering: .relaxed)
+        let downSince = status.withLock { s -> Date? in
+            defer { s.downSince = nil; s.lastError = nil }
+            return s.downSince
+        }
+        if wasDown, downSince != nil {
+            StandardStreams.write("stubd: state store \(url.redacted) reachable again\n", to: STDERR_FILENO)
+        }
+    }
+}
+
+/// A reference to the control that does not keep it alive (the control holds this store).
+struct WeakControl: @unchecked Sendable {
+    // @unchecked: StubControl is Sendable; a weak reference to it is read and written only under
+    // the Locked that holds this box.
+    weak var value: StubControl?
+}
+
+/// What health says of the store beyond reachability.
+struct StoreStatus: Sendable {
+    var lastError: String?
+    var downSince: Date?
+    /// Every replica's last report, as the worker last read them.
+    var replicas: [ReplicaReport] = []
+    /// This replica's stub set: a digest of the stub directory, whether the last load succeeded, routes.
+    var stubs = ReplicaReport(name: "", stubs: "", reload: "ok", routes: 0)
+}

@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A real Valkey or Redis server for the fleet suites, on a free port, started and stopped by
+/// the test (Debian's `redis-server`, which `.ci/run` installs; `valkey-server` works too).
+final class StoreFixture: @unchecked Sendable {
+    // @unchecked: `process` is replaced only by `start` and `stop`, which a test calls in turn.
+    let port: Int
+    let folder: URL
+    private var process: Spawned?
+    private var persist = false
+
+    /// The server's executable, or nil when neither is installed.
+    static let executable: String? = ["valkey-server", "redis-server"].lazy.compactMap { name in
+        ["/usr/bin/", "/usr/local/bin/", "/usr/sbin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }.first
+
+    init(port: Int? = nil) throws {
+        self.port = port ?? StoreFixture.freePort()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    var url: String { "redis://127.0.0.1:\(port)" }
+
+    /// Starts the server (keeping its data across a restart when `persist`) and waits until it answers.
+    func start(persist: Bool = false) throws {
+        guard let executable = StoreFixture.executable else { throw CocoaError(.featureUnsupported) }
+        var arguments = ["--port", String(port), "--bind", "127.0.0.1", "--dir", folder.path, "--logfile", folder.appendingPathComponent("log").path,
+                         "--appendonly", "no", "--protected-mode", "no"]
+        arguments += persist ? ["--save", "3600 1"] : ["--save", ""]
+        self.persist = persist
+        process = try Spawned(executable, arguments)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if StoreFixture.answers(port) { return }
+            usleep(20_000)
+        }
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the store did not answer on \(port)"])
+    }
+
+    /// Stops the server (saving first when it persists) and waits for it to end. Asked with
+    /// SHUTDOWN, not SIGTERM: a child of the test process may start with SIGTERM blocked.
+    func stop() {
+        guard let running = process else { return }
+        // SHUTDOWN closes the connection without a reply (""); nil means it could not be asked.
+        if StoreFixture.send(port, persist ? "SHUTDOWN SAVE" : "SHUTDOWN NOSAVE") == nil { kill(running.pid, SIGKILL) }
+        running.waitForExit()
+        process = nil
+    }
+
+    /// Sends one inline command and returns the first line of the answer ("+PONG"), "" when the
+    /// connection closed without one, nil when there was no connection.
+    static func send(_ port: Int, _ command: String) -> String? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        let line = command + "\r\n"
+        _ = line.withCString { write(fd, $0, strlen($0)) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { return n == 0 ? "" : nil }
+        return String(decoding: buffer[0..<n], as: UTF8.self).components(separatedBy: "\r\n").first
+    }
+
+    static func answers(_ port: Int) -> Bool { send(port, "PING") == "+PONG" }
+
+    /// A port nothing listens on now.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) == 0 ? getsockname(fd, $0, &size) : -1 }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
