@@ -15,7 +15,7 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 FROM ${SWIFT_IMAGE} AS build
 
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev libyaml-dev ca-certificates \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev libyaml-dev libhiredis-dev ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -32,7 +32,7 @@ RUN swift build -c release --static-swift-stdlib --product stubd \
 FROM ${RUNTIME_IMAGE}
 
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libgnutls30 libyaml-0-2 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libgnutls30 libyaml-0-2 libhiredis0.14 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 stubd \
  && useradd --system --uid 10001 --gid stubd --no-create-home \
@@ -51,6 +51,7 @@ ENV STUBD_STUBS=/stubs STUBD_HOST=0.0.0.0 STUBD_PORT=8080
 # HTTPS: mount a `stubd tls init` folder readable by uid 10001 at /tls and set
 # STUBD_TLS_DIR=/tls (any HTTPS setting turns HTTPS on); it is served on 8443 beside plain
 # HTTP on 8080.
+# A fleet: set STUBD_STATE=redis://HOST:6379 on each replica (deploy/compose.yaml, deploy/kubernetes/).
 # Numeric so that runAsNonRoot-style checks can verify it (10001 = stubd:stubd).
 USER 10001:10001
 EXPOSE 8080 8443

@@ -7,6 +7,8 @@ missing=()
 pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)
 pkg-config --exists gnutls 2>/dev/null || missing+=(libgnutls28-dev)
 pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
+# The fleet's state store client (serve --state).
+pkg-config --exists hiredis 2>/dev/null || missing+=(libhiredis-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v curl >/dev/null || missing+=(curl)
 # The tests read certificates back with GnuTLS's certtool and Python's ssl.

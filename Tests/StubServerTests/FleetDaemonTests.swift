@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The fleet as it is deployed: `stubd serve --state` processes on one Redis, behind HAProxy
+/// (Debian's `haproxy`) as the compose file runs them, driven with curl.
+@Suite(.serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+struct FleetDaemonTests {
+    static func replicas(_ store: StoreFixture, count: Int = 3) async throws -> [RunningDaemon] {
+        var started: [RunningDaemon] = []
+        for i in 1...count {
+            started.append(try await OffPool.run {
+                try RunningDaemon(arguments: ["serve", "--stubs", Repository.shippedStubs.path, "--port", "0", "--log", "off", "--no-watch",
+                                              "--state", store.url, "--replica", "r\(i)"])
+            })
+        }
+        return started
+    }
+
+    static func get(_ url: String, _ extra: [String] = []) async throws -> (status: Int, body: String) {
+        let got = try await Curl.run(["-s", "-w", "\n%{http_code}"] + extra + [url])
+        let lines = got.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+
+    static func count(_ daemon: RunningDaemon) async throws -> Int? {
+        let body = try await get(daemon.baseURL + "/__stubd/journal/count").body
+        return (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["count"] as? Int
+    }
+
+    @Test func aReplicaKilledMidRunLosesNothingTheOthersRecorded() async throws {
+        let store = try StoreFixture()
+        try store.start()
+        let fleet = try await FleetDaemonTests.replicas(store)
+        defer { for daemon in fleet where daemon.child.isRunning { _ = daemon.terminate(signal: SIGKILL) } }
+        for i in 0..<30 { #expect(try await FleetDaemonTests.get(fleet[i % 3].baseURL + "/api/v1/users/1").status == 200) }
+        #expect(try await FleetDaemonTests.count(fleet[0]) == 30)
+        // Killed, not stopped: nothing it holds is sent, and everything it sent stays.
+        _ = try await OffPool.run { fleet[1].terminate(signal: SIGKILL) }
+        for i in 0..<10 { #expect(try await FleetDaemonTests.get(fleet[i % 2 == 0 ? 0 : 2].baseURL + "/api/v1/users/2").status == 200) }
+        #expect(try await FleetDaemonTests.count(fleet[2]) == 40)
+        #expect(try await FleetDaemonTests.count(fleet[0]) == 40)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/haproxy"), "haproxy is not installed: apt-get install haproxy"))
+    func aSequenceBehindHAProxyPlaysOnceAndEveryReplicaSeesEveryRequest() async throws {
+        let store = try StoreFixture()
+        try store.start()
+        let fleet = try await FleetDaemonTests.replicas(store)
+        defer { for daemon in fleet where daemon.child.isRunning { _ = daemon.terminate(signal: SIGTERM) } }
+        let balancer = try HAProxy(backends: fleet.map(\.port))
+        let front = "http://127.0.0.1:\(balancer.port)"
+        let steps = ["503", "500", "503", "500", "200-empty", "503"]
+        let sequence = #"{"sequence": [\#(steps.map { "\"\($0)\"" }.joined(separator: ", "))]}"#
+        let set = try await FleetDaemonTests.get(front + "/__stubd/routes/app/users", ["-X", "PUT", "-d", sequence])
+        #expect(set.status == 200)
+        var statuses: [Int] = []
+        for _ in 0..<30 { statuses.append(try await FleetDaemonTests.get(front + "/api/v1/users").status) }
+        #expect(statuses == [503, 500, 503, 500, 200, 503] + Array(repeating: 200, count: 24))
+        for daemon in fleet { #expect(try await FleetDaemonTests.count(daemon) == 30) }
+        let journal = try await FleetDaemonTests.get(fleet[0].baseURL + "/__stubd/journal?route=app/users").body
+        let entries = (try? JSONSerialization.jsonObject(with: Data(journal.utf8)) as? [String: Any])?["requests"] as? [[String: Any]] ?? []
+        #expect(entries.prefix(6).compactMap { $0["variant"] as? String } == steps)
+        #expect(Set(entries.compactMap { $0["replica"] as? String }) == ["r1", "r2", "r3"], "round robin reached every replica")
+    }
+
+    @Test func stateSettingsAreChecked() async throws {
+        let stubs = Repository.shippedStubs.path
+        let lone = try await Subprocess.run(Repository.stubdBinary, ["serve", "--stubs", stubs, "--port", "0", "--replica", "r1"])
+        #expect(lone.exitCode == 1 && lone.stderr.contains("need --state"))
+        let tls = try await Subprocess.run(Repository.stubdBinary, ["serve", "--stubs", stubs, "--port", "0", "--state", "rediss://cache:6380"])
+        #expect(tls.exitCode == 1 && tls.stderr.contains("hiredis 0.14"), "\(tls.stderr)")
+        let http = try await Subprocess.run(Repository.stubdBinary, ["serve", "--stubs", stubs, "--port", "0"],
+                                            environment: ["STUBD_STATE": "http://cache:6379", "PATH": "/usr/bin:/bin"])
+        #expect(http.exitCode == 1 && http.stderr.contains("expected a redis:// URL"), "\(http.stderr)")
+    }
+}
+
+/// HAProxy in front of replicas, round robin per request, as deploy/compose.yaml runs it.
+final class HAProxy: @unchecked Sendable {
+    // @unchecked: set once in init; the process is ended by deinit.
+    let port: Int
+    private let process: Spawned
+    private let folder: URL
+
+    init(backends: [Int]) throws {
+        port = StoreFixture.freePort()
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-haproxy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let servers = backends.enumerated().map { "    server r\($0.offset + 1) 127.0.0.1:\($0.element)" }.joined(separator: "\n")
+        let config = """
+        defaults
+            mode http
+            timeout connect 2s
+            timeout client 30s
+            timeout server 30s
+        frontend stubs
+            bind 127.0.0.1:\(port)
+            default_backend replicas
+        backend replicas
+            balance roundrobin
+        \(servers)
+
+        """
+        let file = folder.appendingPathComponent("haproxy.cfg")
+        try Data(config.utf8).write(to: file)
+        process = try Spawned("/usr/sbin/haproxy", ["-db", "-f", file.path])
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && StoreFixture.send(port, "GET /__stubd/health HTTP/1.0\r\n") == nil { usleep(20_000) }
+    }
+
+    deinit {
+        kill(process.pid, SIGKILL)
+        process.waitForExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
