@@ -11,8 +11,9 @@ import Glibc
 import Darwin
 #endif
 
-/// The store's worker thread: every 10 ms it sends waiting journal entries and refreshes the
-/// local copy when a change was announced (or a version check finds one missed); once a second
+/// The store's worker thread: every 10 ms it refreshes the local copy when a change was announced
+/// (or a version check finds one missed) and sends waiting journal entries when a reader asked
+/// for them or 100 ms have passed; once a second
 /// it reports this replica and moves used sessions' expiry. While the store is away it
 /// reconnects with backoff (100 ms doubling to 1 s) and, once back, re-reads everything.
 final class FleetWorker: @unchecked Sendable {
@@ -27,6 +28,7 @@ final class FleetWorker: @unchecked Sendable {
     private var lastBeat: UInt64 = 0
     private var seenVersion = -1
     private var reportedEpoch = -1
+    private var lastFlush: UInt64 = 0
 
     init(store: RedisControlState) {
         self.store = store
@@ -57,7 +59,7 @@ final class FleetWorker: @unchecked Sendable {
                 lastCheck = now
                 try refresh(on: connection, control: control, full: now - lastFullRead >= 5000, now: now)
             }
-            if control.keepsJournal { try flushJournal(on: connection, control: control) }
+            if control.keepsJournal { try flushJournal(on: connection, control: control, now: now) }
             if now - lastBeat >= 1000 {
                 lastBeat = now
                 try store.heartbeat(on: connection)
@@ -73,8 +75,10 @@ final class FleetWorker: @unchecked Sendable {
 
     /// Sends waiting journal entries, then says so for the journal epoch read before sending them:
     /// a reader that took that epoch then finds every request answered before it asked.
-    private func flushJournal(on c: RedisConnection, control: StubControl) throws(StoreError) {
+    private func flushJournal(on c: RedisConnection, control: StubControl, now: UInt64) throws(StoreError) {
         let epoch = try c.command(["GET", FleetKeys.journalEpoch]).int ?? 0
+        guard epoch != reportedEpoch || now - lastFlush >= 100 else { return }
+        lastFlush = now
         try store.flushJournal(on: c, capacity: control.journalCapacity)
         guard epoch != reportedEpoch else { return }
         _ = try c.command(["SET", FleetKeys.flushed(store.replica), String(epoch), "PX", "10000"])
@@ -107,6 +111,10 @@ final class FleetWorker: @unchecked Sendable {
                 let known = max(seenVersion, store.writtenVersion.load(ordering: .relaxed))
                 if known > 0, try c.command(["GET", FleetKeys.version]).int ?? 0 < known {
                     try RedisControlState.writeBack(control.allOverrides, version: known, on: c)
+                }
+                // Its journal too, when the store lost the entries this replica had sent.
+                if store.sentJournal.load(ordering: .relaxed), try c.command(["EXISTS", FleetKeys.journalSequence]).int == 0 {
+                    store.resendLocalJournal()
                 }
                 let read = try RedisControlState.readOverrides(c)
                 seenVersion = read.version

@@ -50,16 +50,25 @@ final class RedisConnection: @unchecked Sendable {
     /// Sends commands at once and reads their replies in order (one round trip).
     func pipeline(_ commands: [[String]]) throws(StoreError) -> [RedisReply] {
         for arguments in commands { try append(arguments) }
+        return try replies(commands.count)
+    }
+
+    /// Reads the replies of `count` queued commands, in order.
+    func replies(_ count: Int) throws(StoreError) -> [RedisReply] {
         var replies: [RedisReply] = []
-        replies.reserveCapacity(commands.count)
-        for _ in commands { replies.append(try nextReply()) }
+        replies.reserveCapacity(count)
+        for _ in 0..<count { replies.append(try nextReply()) }
         return replies
     }
 
     /// Queues one command in hiredis's output buffer (sent by the next read).
     func append(_ arguments: [String]) throws(StoreError) {
+        try append(bytes: arguments.map { Array($0.utf8) })
+    }
+
+    /// Queues one command whose arguments are bytes already (a journal entry's JSON).
+    func append(bytes: [[UInt8]]) throws(StoreError) {
         // One buffer holds every argument; argv points into it.
-        let bytes = arguments.map { Array($0.utf8) }
         let joined = bytes.flatMap { $0 }
         let lengths = bytes.map { $0.count }
         let status = joined.withUnsafeBufferPointer { buffer -> Int32 in
@@ -70,7 +79,7 @@ final class RedisConnection: @unchecked Sendable {
                 argv.append(base + offset)
                 offset += length
             }
-            return redisAppendCommandArgv(context, Int32(arguments.count), &argv, lengths)
+            return redisAppendCommandArgv(context, Int32(bytes.count), &argv, lengths)
         }
         guard status == REDIS_OK else { throw StoreError(description: RedisConnection.errorText(context)) }
     }

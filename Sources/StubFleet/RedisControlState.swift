@@ -40,6 +40,8 @@ final class RedisControlState: SharedControlState, Sendable {
     /// undo that write locally, so it waits for the next.
     let writtenVersion = Atomic<Int>(0)
     let pending = Locked(PendingJournal())
+    /// True once this replica has sent journal entries (a store without any then lost them).
+    let sentJournal = Atomic<Bool>(false)
     let touchedSessions = Locked<Set<String>>([])
     let status = Locked(StoreStatus())
     let threads = Locked<[StoppableThread]>([])

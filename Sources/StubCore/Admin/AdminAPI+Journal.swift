@@ -68,44 +68,11 @@ extension AdminAPI {
         })
     }
 
-    /// One journal entry as JSON. Bodies are text when they are UTF-8, else base64. An unmatched
-    /// request (404, 405) lists its near misses and why each did not match.
+    /// One journal entry as JSON (`JournalEntryWriter` writes it). Bodies are text when they are
+    /// UTF-8, else base64. An unmatched request (404, 405) lists its near misses and why each did
+    /// not match.
     static func entryJSON(_ entry: RequestJournal.Entry) -> JSONValue {
-        let r = entry.record
-        var headers: [(key: String, value: JSONValue)] = []
-        for (name, value) in r.request.headers where !headers.contains(where: { $0.key == name }) { headers.append((name, .string(value))) }
-        let text = String(validating: r.request.body, as: UTF8.self)
-        // True when the client left early; false for a stream that ended as planned; else null.
-        let gone: JSONValue = r.clientGone ? .bool(true) : (r.stream == nil ? .null : .bool(false))
-        let misses: JSONValue = r.proxied ? .null : (r.nearMisses ?? .null)
-        return .object([
-            ("id", .number(Double(entry.id))),
-            ("time", .string(ISO8601.format(r.receivedAt))),
-            ("method", .string(r.request.method)),
-            ("scheme", .string(r.request.scheme.rawValue)),
-            ("path", .string(r.request.path)),
-            ("query", queryJSON(r.request.query)),
-            ("pathParameters", .object(r.pathParameters.map { ($0.name, .string($0.value)) })),
-            ("headers", .object(headers)),
-            ("body", .string(text ?? Data(r.request.body).base64EncodedString())),
-            ("bodyEncoding", .string(text == nil ? "base64" : "utf8")),
-            ("bodyBytes", .number(Double(r.bodyBytes))),
-            ("bodyTruncated", .bool(r.bodyBytes > r.request.body.count)),
-            ("route", r.routeID.map { .string($0) } ?? .null),
-            ("operation", r.operation.map { .string($0) } ?? .null),
-            ("variant", r.variant.map { .string($0) } ?? .null),
-            ("status", .number(Double(r.status))),
-            ("delayMs", .number(Double(r.delayMs))),
-            ("elapsedMs", .number((r.elapsedMs * 1000).rounded() / 1000)),
-            ("fault", r.fault.map { .string($0.rawValue) } ?? .null),
-            ("proxied", .bool(r.proxied)),
-            ("contract", r.contract.map { .array($0.map { .object([("where", .string($0.location)), ("problem", .string($0.problem))]) }) } ?? .null),
-            ("eventsSent", r.stream.map { .number(Double($0.eventsSent)) } ?? .null),
-            ("clientGone", gone),
-            ("session", r.session.map { .string($0) } ?? .null),
-            ("selection", selectionJSON(r)),
-            ("nearMisses", misses),
-        ])
+        (try? JSONParser.parse(JournalEntryWriter.bytes(entry.record, id: entry.id))) ?? .null
     }
 
     /// Why the variant was chosen: `{"by": "when"}`, `{"by": "sequence", "step": 2, "of": 3}`.

@@ -42,18 +42,18 @@ package final class LiveJournal: Sendable {
 
     /// A batch (entries already filtered to ones not sent) as server-sent events.
     static func events(_ batch: JournalFeed.Batch) -> [UInt8] {
-        var out = ""
+        var out: [UInt8] = []
         if batch.dropped.total > 0 {
             let byClass = JSONValue.object(batch.dropped.byClass.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) })
-            out += "event: dropped\ndata: {\"dropped\":\(batch.dropped.total),\"byStatus\":\(byClass.serialized()),"
-            out += "\"time\":\"\(ISO8601.format(Date()))\"}\n\n"
+            out += "event: dropped\ndata: {\"dropped\":\(batch.dropped.total),\"byStatus\":\(byClass.serialized()),".utf8
+            out += "\"time\":\"\(ISO8601.format(Date()))\"}\n\n".utf8
         }
         for entry in batch.entries {
-            out += "id: \(entry.id)\nevent: request\ndata: "
-            out += AdminAPI.entryJSON(entry).serialized()
-            out += "\n\n"
+            out += "id: \(entry.id)\nevent: request\ndata: ".utf8
+            JournalEntryWriter.write(entry.record, id: entry.id, into: &out)
+            out += "\n\n".utf8
         }
-        if batch.changed { out += "event: change\ndata: {}\n\n" }
-        return Array(out.utf8)
+        if batch.changed { out += "event: change\ndata: {}\n\n".utf8 }
+        return out
     }
 }

@@ -18,14 +18,18 @@ extension StubControl {
         if changed { noteChange() }
     }
 
+    /// Runs `body` with every journal entry of every scope, oldest first, while no request can be
+    /// recorded: the fleet's store queues them again in place of what was waiting.
+    package func withLocalJournal(_ body: ([RequestRecord]) -> Void) {
+        state.withLock { s in body(s.journal.entries.map(\.record)) }
+    }
+
     /// Every scope's overrides as this replica holds them (written back to a store that lost them).
     package var allOverrides: [Scope: [String: RouteOverride]] { withState { $0.overrides } }
 
-    /// A journal entry as the admin API shows it, with the replica that served it.
-    package static func fleetEntryJSON(_ record: RequestRecord, id: Int, replica: String) -> JSONValue {
-        guard case .object(var members) = AdminAPI.entryJSON(RequestJournal.Entry(id: id, record: record)) else { return .null }
-        members.append(("replica", .string(replica)))
-        return .object(members)
+    /// Appends a journal entry as the admin API shows it, with the replica that served it, as JSON bytes.
+    package static func writeFleetEntry(_ record: RequestRecord, id: Int, replica: String, into out: inout [UInt8]) {
+        JournalEntryWriter.write(record, id: id, replica: replica, into: &out)
     }
 }
 

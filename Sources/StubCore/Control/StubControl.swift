@@ -206,12 +206,14 @@ public final class StubControl: OverrideSource, Sendable {
     public func record(_ record: consuming RequestRecord) {
         guard keepsJournal else { return }
         RequestJournal.trim(&record)
-        if let shared { shared.journal(record) }
         // Moved into the lock's closure through an optional, not copied; the dropped entry is
         // freed here, after the lock is released.
         var pending: RequestRecord? = consume record
         var woken: [UInt64] = []
         let dropped = state.withLock { s -> RequestJournal.Entry? in
+            // The fleet's copy under the same lock, so a store that lost the journal gets back
+            // exactly the local one (`withLocalJournal`), nothing twice and nothing missed.
+            if let shared, let copy = pending { shared.journal(copy) }
             let dropped = s.journal.append(pending.take()!)
             // Published under the journal's lock, so live readers get entries in id order, and a
             // reader opened while this runs finds the entry either in the journal or in its backlog.
