@@ -49,6 +49,8 @@ enum FleetKeys {
     static func heldPrefix(_ scope: Scope) -> String { "stubd:held:" + scopeKey(scope) + "|" }
     /// A scope's journal (a stream capped near the journal size).
     static func journal(_ scope: Scope) -> String { "stubd:journal:" + scopeKey(scope) }
+    /// Set by a replica once it has sent journal entries: a store without it lost them.
+    static func journalSent(_ name: String) -> String { "stubd:journal-sent:" + name }
     /// The newest journal epoch one replica had sent everything for.
     static func flushed(_ name: String) -> String { "stubd:flushed:" + name }
     /// The newest version one replica serves.

@@ -13,7 +13,7 @@ import Darwin
 
 /// The store's worker thread: every 10 ms it refreshes the local copy when a change was announced
 /// (or a version check finds one missed) and sends waiting journal entries when a reader asked
-/// for them or 100 ms have passed; once a second
+/// for them or 200 ms have passed; once a second
 /// it reports this replica and moves used sessions' expiry. While the store is away it
 /// reconnects with backoff (100 ms doubling to 1 s) and, once back, re-reads everything.
 final class FleetWorker: @unchecked Sendable {
@@ -43,7 +43,7 @@ final class FleetWorker: @unchecked Sendable {
             if fds[1].revents != 0 { store.wake?.drain() }
             tick()
         }
-        if let connection, let control = store.boundControl { try? store.flushJournal(on: connection, capacity: control.journalCapacity) }
+        if let connection, let control = store.boundControl, control.keepsJournal { try? store.flushJournal(on: connection, control: control) }
     }
 
     /// One round of the loop.
@@ -59,7 +59,7 @@ final class FleetWorker: @unchecked Sendable {
                 lastCheck = now
                 try refresh(on: connection, control: control, full: now - lastFullRead >= 5000, now: now)
             }
-            if control.keepsJournal { try flushJournal(on: connection, control: control, now: now) }
+            try flushJournal(on: connection, control: control, now: now)
             if now - lastBeat >= 1000 {
                 lastBeat = now
                 try store.heartbeat(on: connection)
@@ -77,9 +77,9 @@ final class FleetWorker: @unchecked Sendable {
     /// a reader that took that epoch then finds every request answered before it asked.
     private func flushJournal(on c: RedisConnection, control: StubControl, now: UInt64) throws(StoreError) {
         let epoch = try c.command(["GET", FleetKeys.journalEpoch]).int ?? 0
-        guard epoch != reportedEpoch || now - lastFlush >= 100 else { return }
+        guard epoch != reportedEpoch || now - lastFlush >= 200 else { return }
         lastFlush = now
-        try store.flushJournal(on: c, capacity: control.journalCapacity)
+        if control.keepsJournal { try store.flushJournal(on: c, control: control) }
         guard epoch != reportedEpoch else { return }
         _ = try c.command(["SET", FleetKeys.flushed(store.replica), String(epoch), "PX", "10000"])
         reportedEpoch = epoch
@@ -113,7 +113,7 @@ final class FleetWorker: @unchecked Sendable {
                     try RedisControlState.writeBack(control.allOverrides, version: known, on: c)
                 }
                 // Its journal too, when the store lost the entries this replica had sent.
-                if store.sentJournal.load(ordering: .relaxed), try c.command(["EXISTS", FleetKeys.journalSequence]).int == 0 {
+                if store.sentUpTo.load(ordering: .relaxed) > 0, try c.command(["EXISTS", FleetKeys.journalSent(store.replica)]).int == 0 {
                     store.resendLocalJournal()
                 }
                 let read = try RedisControlState.readOverrides(c)
@@ -125,6 +125,8 @@ final class FleetWorker: @unchecked Sendable {
             }
             guard store.connectCalls() else { throw StoreError(description: "the call connection failed") }
             connection = c
+            // Report the journal epoch again: a store that restarted has lost the reports.
+            reportedEpoch = -1
             backoffMs = 100
             lastFullRead = now
             store.markUp()

@@ -29,7 +29,8 @@ struct ReplicaReport: Sendable, Equatable {
 extension RedisControlState {
     func health() -> (degraded: Bool, report: JSONValue) {
         let s = status.withLock { $0 }
-        let (waiting, dropped) = pending.withLock { ($0.records.count, $0.dropped) }
+        let waiting = max(0, (boundControl?.lastJournalID ?? 0) - sentUpTo.load(ordering: .relaxed))
+        let dropped = journalDropped.load(ordering: .relaxed)
         let up = isReachable
         let sets = Set(s.replicas.map(\.stubs))
         var members: [(key: String, value: JSONValue)] = [

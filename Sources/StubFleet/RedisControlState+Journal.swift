@@ -11,74 +11,40 @@ import Glibc
 import Darwin
 #endif
 
-/// Journal entries waiting to be sent to the store, and those that could not be kept.
-struct PendingJournal: Sendable {
-    var records: [RequestRecord] = []
-    /// Entries dropped because the buffer was full (the store was away or slow).
-    var dropped = 0
-}
-
 /// The fleet's journal: one stream per scope, capped near the journal size, each entry numbered
-/// across the fleet and naming the replica that served it. Entries wait here and go out every
-/// 100 ms, or at once when a journal read anywhere asks for them (the journal epoch); only the
-/// newest journal-size entries of each scope are sent, since the store would trim the rest.
+/// across the fleet and naming the replica that served it. Nothing is queued per request: every
+/// 200 ms, or at once when a journal read anywhere asks, the worker sends what the local journal
+/// recorded since the last send, the newest journal-size entries of each scope (the store would
+/// trim the rest). While the store is away the local journal holds them; what it lets go unsent is
+/// counted as dropped.
 extension RedisControlState {
-    func journal(_ record: RequestRecord) {
-        let limit = bufferLimit
-        pending.withLock { p in
-            if p.records.count >= limit {
-                // Full: the oldest tenth goes, as the journal's ring would drop them. While the store
-                // answers they are older than a journal's worth of newer ones (never sent anyway);
-                // while it is away they are lost, and counted.
-                let cut = max(1, limit / 10)
-                p.records.removeFirst(cut)
-                if !isReachable { p.dropped += cut }
-            }
-            p.records.append(record)
-        }
-    }
-
-    /// Queues this replica's whole local journal again (the store came back without the entries
-    /// sent before); it holds everything still waiting, so it replaces the buffer.
-    func resendLocalJournal() {
-        boundControl?.withLocalJournal { records in pending.withLock { $0.records = records } }
-    }
-
-    /// Entries kept while they wait: ten journals' worth, at least 10,000.
-    var bufferLimit: Int { max(RedisControlState.journalBufferLimit, 10 * (boundControl?.journalCapacity ?? 0)) }
-
-    /// Sends what is waiting: the newest `capacity` entries of each scope, in one round trip.
-    func flushJournal(on c: RedisConnection, capacity: Int) throws(StoreError) {
-        let waiting = pending.withLock { p -> [RequestRecord] in defer { p.records = [] }; return p.records }
-        guard !waiting.isEmpty else { return }
+    /// Sends what the local journal recorded since the last send, in one round trip.
+    func flushJournal(on c: RedisConnection, control: StubControl) throws(StoreError) {
+        let since = sentUpTo.load(ordering: .relaxed)
+        let (entries, lastID, firstID) = control.journalEntries(after: since)
+        guard lastID > since else { return }
         var perScope: [Scope: Int] = [:]
         var batch: [RequestRecord] = []
-        for record in waiting.reversed() {
-            let scope = Scope(record.session)
-            guard perScope[scope, default: 0] < capacity else { continue }
+        for entry in entries.reversed() {
+            let scope = Scope(entry.record.session)
+            guard perScope[scope, default: 0] < control.journalCapacity else { continue }
             perScope[scope, default: 0] += 1
-            batch.append(record)
+            batch.append(entry.record)
         }
-        batch.reverse()
-        do {
-            try send(batch, on: c, capacity: capacity)
-            sentJournal.store(true, ordering: .relaxed)
-        } catch {
-            // Back in front of what came since, to go when the store answers again.
-            let limit = bufferLimit
-            pending.withLock { p in
-                p.records.insert(contentsOf: batch, at: 0)
-                let excess = p.records.count - limit
-                if excess > 0 {
-                    p.records.removeFirst(excess)
-                    p.dropped += excess
-                }
-            }
-            throw error
-        }
+        if !batch.isEmpty { try send(batch.reversed(), on: c, capacity: control.journalCapacity) }
+        // Entries the ring let go unsent while the store was away. (While it answers, those are
+        // older than a journal's worth of newer ones: one process would not keep them either.)
+        let outage = wasAway.exchange(false, ordering: .relaxed)
+        if outage, let firstID, firstID > since + 1 { journalDropped.wrappingAdd(firstID - since - 1, ordering: .relaxed) }
+        sentUpTo.store(lastID, ordering: .relaxed)
     }
 
-    private func send(_ batch: [RequestRecord], on c: RedisConnection, capacity: Int) throws(StoreError) {
+    /// Sends the whole local journal again (the store came back without what this replica sent).
+    func resendLocalJournal() {
+        sentUpTo.store(0, ordering: .relaxed)
+    }
+
+    private func send(_ batch: ReversedCollection<[RequestRecord]>, on c: RedisConnection, capacity: Int) throws(StoreError) {
         guard let last = try c.command(["INCRBY", FleetKeys.journalSequence, String(batch.count)]).int else {
             throw StoreError(description: "the store did not number journal entries")
         }
@@ -100,7 +66,9 @@ extension RedisControlState {
                                  [UInt8(ascii: "*")], [UInt8(ascii: "e")], bytes])
         }
         try c.append(["SADD", FleetKeys.journalScopes] + lines.keys.map(FleetKeys.scopeKey))
-        _ = try c.replies(lines.count + 1)
+        // This replica's mark: a store without it has lost what was sent (see `resendLocalJournal`).
+        try c.append(["SET", FleetKeys.journalSent(replica), "1"])
+        _ = try c.replies(lines.count + 2)
     }
 
     /// An empty buffer with room for `entries` lines of a typical size.
@@ -146,7 +114,8 @@ extension RedisControlState {
                 return names.isEmpty ? [] : try c.command(["MGET"] + names.map(FleetKeys.flushed)).elements
             }
             guard let flushed else { return }
-            if flushed.allSatisfy({ $0.int.map { $0 >= epoch } ?? true }) { return }
+            // Every live replica (one that reported in the last 5 s) reports within a tick of the new epoch.
+            if flushed.allSatisfy({ ($0.int ?? -1) >= epoch }) { return }
             usleep(500)
         }
     }

@@ -24,8 +24,6 @@ final class RedisControlState: SharedControlState, Sendable {
     let replica: String
     /// Longest wait for the store on a request's or an admin call's behalf.
     static let callTimeoutMs = 300
-    /// Journal entries waiting to be sent at most; more are dropped and counted.
-    static let journalBufferLimit = 10_000
 
     let reachable = Atomic<Bool>(false)
     /// The connection request threads and admin calls use, under its lock.
@@ -39,9 +37,12 @@ final class RedisControlState: SharedControlState, Sendable {
     /// The newest version this replica wrote itself: a refresh that read an older one would
     /// undo that write locally, so it waits for the next.
     let writtenVersion = Atomic<Int>(0)
-    let pending = Locked(PendingJournal())
-    /// True once this replica has sent journal entries (a store without any then lost them).
-    let sentJournal = Atomic<Bool>(false)
+    /// The local journal's id up to which entries were sent to the store.
+    let sentUpTo = Atomic<Int>(0)
+    /// Entries the local journal let go before they could be sent (the store was away too long).
+    let journalDropped = Atomic<Int>(0)
+    /// Set when the store goes away; the first send after it counts what the journal let go.
+    let wasAway = Atomic<Bool>(false)
     let touchedSessions = Locked<Set<String>>([])
     let status = Locked(StoreStatus())
     let threads = Locked<[StoppableThread]>([])
@@ -128,6 +129,7 @@ final class RedisControlState: SharedControlState, Sendable {
     /// The store stopped answering: everything falls back to local state until the worker reconnects.
     func markDown(_ error: StoreError) {
         let wasUp = reachable.exchange(false, ordering: .relaxed)
+        wasAway.store(true, ordering: .relaxed)
         status.withLock { s in
             s.lastError = error.description
             if wasUp || s.downSince == nil { s.downSince = Date() }

@@ -37,3 +37,23 @@ import Testing
         }
     }
 }
+
+/// What a fleet's store reads from the local journal: the entries after an id.
+@Suite struct RequestJournalCursorTests {
+    static func record(_ path: String) -> RequestRecord {
+        RequestRecord(request: StubRequest(method: "GET", path: path), session: nil, routeID: nil, variant: nil, status: 200, delayMs: 0,
+                      fault: nil, elapsedMs: 0, bodyBytes: 0)
+    }
+
+    @Test func entriesAfterAnIdAreTheNewerOnesInOrderAcrossTheRingsWrap() {
+        var journal = RequestJournal(capacity: 3)
+        #expect(journal.entries(after: 0).isEmpty && journal.firstID == nil)
+        for i in 1...5 { journal.append(RequestJournalCursorTests.record("/\(i)")) }
+        #expect(journal.firstID == 3 && journal.lastID == 5)
+        #expect(journal.entries(after: 3).map(\.record.path) == ["/4", "/5"])
+        #expect(journal.entries(after: 0).map(\.id) == [3, 4, 5])
+        #expect(journal.entries(after: 5).isEmpty)
+        journal.removeAll { $0.id == 4 }
+        #expect(journal.entries(after: 2).map(\.id) == [3, 5])
+    }
+}

@@ -152,6 +152,10 @@ struct FleetTests {
             #expect(StoreFixture.send(store.port, "HLEN stubd:overrides:g") == ":1")
             _ = try await FleetTests.admin(fleet[0], "PUT", "/routes/app/users", json: #"{"variant": "503"}"#)
             for server in fleet { #expect(try await FleetTests.status(server) == 503) }
+            // The requests answered while the store was away, and those sent before it lost them, are all there.
+            #expect(try await FleetTests.admin(fleet[1], "GET", "/journal/count")["count"] as? Int == 4)
+            let entries = try await FleetTests.admin(fleet[0], "GET", "/journal")["requests"] as? [[String: Any]] ?? []
+            #expect(entries.map { $0["status"] as? Int } == [500, 500, 503, 503])
         }
     }
 

@@ -71,6 +71,22 @@ public struct RequestJournal: Sendable {
         return ring[(start + ring.count - 1) % ring.count]
     }
 
+    /// The entries with an id above `id`, oldest first (read from the newest back).
+    package func entries(after id: Int) -> [Entry] {
+        var newer: [Entry] = []
+        var index = ring.count - 1
+        while index >= 0 {
+            let entry = ring[(start + index) % ring.count]
+            guard entry.id > id else { break }
+            newer.append(entry)
+            index -= 1
+        }
+        return newer.reversed()
+    }
+
+    /// The id of the oldest entry kept (nil when none is).
+    package var firstID: Int? { ring.isEmpty ? nil : ring[start].id }
+
     /// All entries, oldest first.
     public var entries: [Entry] {
         Array(ring[start...] + ring[..<start])

@@ -1,8 +1,9 @@
 /// Where a fleet's control state lives when replicas share it (`serve --state redis://…`).
 /// `StubControl` keeps a local copy of every override and answers plain requests from it; this
 /// store is told of each change made here, hands out sequence steps so each is taken once across
-/// the fleet, keeps held requests and the journal for every replica, and refreshes the local copy
-/// when another replica changes something. Every call falls back to local state, at once, while
+/// the fleet, keeps held requests for every replica, sends the local journal's new entries on
+/// (read from `StubControl`, off the request path), and refreshes the local copy when another
+/// replica changes something. Every call falls back to local state, at once, while
 /// the store is unreachable (`isReachable` false).
 package protocol SharedControlState: AnyObject, Sendable {
     /// True while the store answers.
@@ -33,8 +34,6 @@ package protocol SharedControlState: AnyObject, Sendable {
     /// Requests of a route held across the fleet; nil when unreachable.
     func heldCount(routeID: String, scope: Scope) -> Int?
 
-    /// Queues an answered request for the fleet's journal (sent in batches, off this thread).
-    func journal(_ record: RequestRecord)
     /// The fleet's journal entries of a scope (every scope when nil), oldest first, as the admin
     /// API shows them; nil when unreachable.
     func journalEntries(scope: Scope?) -> [JSONValue]?

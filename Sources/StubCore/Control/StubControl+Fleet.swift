@@ -18,10 +18,10 @@ extension StubControl {
         if changed { noteChange() }
     }
 
-    /// Runs `body` with every journal entry of every scope, oldest first, while no request can be
-    /// recorded: the fleet's store queues them again in place of what was waiting.
-    package func withLocalJournal(_ body: ([RequestRecord]) -> Void) {
-        state.withLock { s in body(s.journal.entries.map(\.record)) }
+    /// The journal entries recorded after `id` (every scope, oldest first), the last id, and the
+    /// oldest id still kept: what a fleet's store has not been sent yet, read from the one journal.
+    package func journalEntries(after id: Int) -> (entries: [RequestJournal.Entry], lastID: Int, firstID: Int?) {
+        state.withLock { s in (s.journal.entries(after: id), s.journal.lastID, s.journal.firstID) }
     }
 
     /// Every scope's overrides as this replica holds them (written back to a store that lost them).

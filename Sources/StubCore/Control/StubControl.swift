@@ -211,9 +211,6 @@ public final class StubControl: OverrideSource, Sendable {
         var pending: RequestRecord? = consume record
         var woken: [UInt64] = []
         let dropped = state.withLock { s -> RequestJournal.Entry? in
-            // The fleet's copy under the same lock, so a store that lost the journal gets back
-            // exactly the local one (`withLocalJournal`), nothing twice and nothing missed.
-            if let shared, let copy = pending { shared.journal(copy) }
             let dropped = s.journal.append(pending.take()!)
             // Published under the journal's lock, so live readers get entries in id order, and a
             // reader opened while this runs finds the entry either in the journal or in its backlog.
