@@ -71,8 +71,10 @@ final class RedisControlState: SharedControlState, Sendable {
             let why = status.withLock { $0.lastError } ?? "no answer"
             StandardStreams.write("stubd: warning: state store \(url.redacted) unreachable (\(why)); serving from the stub files and retrying\n", to: STDERR_FILENO)
         }
+        // Subscribed before the first request too: no change or release notice may be missed.
+        let subscriber = FleetSubscriber(store: self)
+        if isReachable { subscriber.subscribe() }
         do {
-            let subscriber = FleetSubscriber(store: self)
             let started = [try StoppableThread { worker.run(stopFD: $0) }, try StoppableThread { subscriber.run(stopFD: $0) }]
             threads.withLock { $0 = started }
         } catch {
