@@ -11,7 +11,8 @@ import Darwin
 /// It waits with poll on the connection and the stop descriptor, so stopping never waits for the
 /// store; a lost connection is opened again (and a refresh asked for: notices may have been missed).
 final class FleetSubscriber: @unchecked Sendable {
-    // @unchecked: the connection is used by the subscriber thread only.
+    // @unchecked: the connection is used by the subscriber thread only (and by `start`, which
+    // subscribes before that thread exists).
     private let store: RedisControlState
     private var connection: RedisConnection?
 

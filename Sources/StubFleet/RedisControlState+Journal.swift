@@ -68,7 +68,10 @@ extension RedisControlState {
         try c.append(["SADD", FleetKeys.journalScopes] + lines.keys.map(FleetKeys.scopeKey))
         // This replica's mark: a store without it has lost what was sent (see `resendLocalJournal`).
         try c.append(["SET", FleetKeys.journalSent(replica), "1"])
-        _ = try c.replies(lines.count + 2)
+        // A store without streams (Redis before 5) refuses XADD: say so rather than lose entries quietly.
+        if case .error(let why)? = try c.replies(lines.count + 2).first(where: { if case .error = $0 { true } else { false } }) {
+            throw StoreError(description: "the store refused the journal: \(why) (Valkey or Redis 6.2 or later is needed)")
+        }
     }
 
     /// An empty buffer with room for `entries` lines of a typical size.
