@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubDashboard", "CMicroHTTPD", "CSystem"]),
         .target(name: "StubTesting", dependencies: ["StubServer"]),
         // Replicas sharing control state through Valkey or Redis (`serve --state`).
-        .target(name: "StubFleet", dependencies: ["StubCore", "StubSystem", "CHiredis"]),
+        .target(name: "StubFleet", dependencies: ["StubCore", "StubSystem", "CHiredis", "CGnuTLS"]),
         .target(name: "StubdClient"),
         .executableTarget(name: "stubd-conformance", dependencies: ["StubSchema", "StubCore", "StubSystem"]),
         .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSystem", "StubGraphQL", "StubFleet", "CSystem"]),

@@ -214,6 +214,9 @@ binary_bytes=$(podman run --rm --pull=never --no-healthcheck --entrypoint stat "
   || die "cannot stat /usr/local/bin/stubd in $IMAGE"
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 log "image $(mb "$image_bytes") MB, binary $(mb "$binary_bytes") MB"
+# The daemon links FoundationEssentials only: full Foundation brings ICU and about 40 MB more.
+(( binary_bytes < 30 * 1048576 )) \
+  || die "the binary is $(mb "$binary_bytes") MB: does a module import Foundation instead of FoundationEssentials?"
 [[ $UNTIL == build ]] && { log "image ready (STUBD_CT_UNTIL=build)"; exit 0; }
 
 # ----------------------------------------------------------- smoke test ----

@@ -5,28 +5,41 @@ import Glibc
 import Darwin
 #endif
 
-/// One connection to Valkey or Redis over hiredis's blocking API: the only owner of a
-/// `redisContext`. Not shared between threads: each user (the worker, the subscriber, the lock
-/// around calls from request threads) has its own.
+/// One connection to Valkey or Redis: hiredis's blocking API over plain TCP, or, for
+/// `rediss://`, hiredis's command formatter and reply reader over `StoreTLSChannel`. The only
+/// owner of its `redisContext` or `redisReader`. Not shared between threads: each user (the
+/// worker, the subscriber, the lock around calls from request threads) has its own.
 final class RedisConnection: @unchecked Sendable {
     // @unchecked: a connection is used by one thread at a time, either under the lock that holds
     // it (the call connection) or by the one thread that made it (the worker, the subscriber).
-    private let context: UnsafeMutablePointer<redisContext>
+    private enum Transport {
+        case plain(UnsafeMutablePointer<redisContext>)
+        case tls(StoreTLSChannel, UnsafeMutablePointer<redisReader>)
+    }
+
+    private let transport: Transport
+    /// Formatted commands not sent yet (TLS; hiredis keeps its own for plain TCP).
+    private var outbox: [UInt8] = []
 
     /// Connects to `url` (then `AUTH` and `SELECT` as it says); every read and write waits at most `timeoutMs`.
     init(_ url: StateStoreURL, timeoutMs: Int) throws(StoreError) {
-        let wait = timeval(tv_sec: timeoutMs / 1000, tv_usec: Int((timeoutMs % 1000) * 1000))
-        guard let made = redisConnectWithTimeout(url.host, Int32(url.port), wait) else {
-            throw StoreError(description: "cannot reach \(url.redacted): out of memory")
+        if url.tls {
+            let channel = try StoreTLSChannel(host: url.host, port: url.port, timeoutMs: timeoutMs, authorities: url.authorities)
+            guard let reader = redisReaderCreate() else { throw StoreError(description: "hiredis could not make a reply reader") }
+            transport = .tls(channel, reader)
+        } else {
+            let wait = timeval(tv_sec: timeoutMs / 1000, tv_usec: Int((timeoutMs % 1000) * 1000))
+            guard let made = redisConnectWithTimeout(url.host, Int32(url.port), wait) else {
+                throw StoreError(description: "cannot reach \(url.redacted): out of memory")
+            }
+            // From here a throw runs deinit, which frees the context: it must not be freed here too.
+            transport = .plain(made)
+            guard made.pointee.err == 0 else {
+                throw StoreError(description: "cannot reach \(url.redacted): \(RedisConnection.errorText(made))")
+            }
+            _ = redisSetTimeout(made, wait)
+            _ = redisEnableKeepAlive(made)
         }
-        // From here a throw runs deinit, which frees the context: it must not be freed here too.
-        context = made
-        guard made.pointee.err == 0 else {
-            let why = RedisConnection.errorText(made)
-            throw StoreError(description: "cannot reach \(url.redacted): \(why)")
-        }
-        _ = redisSetTimeout(made, wait)
-        _ = redisEnableKeepAlive(made)
         if let password = url.password {
             let reply = try command(url.user.map { ["AUTH", $0, password] } ?? ["AUTH", password])
             if case .error(let why) = reply { throw StoreError(description: "\(url.redacted) refused the password: \(why)") }
@@ -36,10 +49,20 @@ final class RedisConnection: @unchecked Sendable {
         }
     }
 
-    deinit { redisFree(context) }
+    deinit {
+        switch transport {
+        case .plain(let context): redisFree(context)
+        case .tls(_, let reader): redisReaderFree(reader)
+        }
+    }
 
     /// The socket, for a subscriber waiting on it with poll.
-    var descriptor: Int32 { context.pointee.fd }
+    var descriptor: Int32 {
+        switch transport {
+        case .plain(let context): return context.pointee.fd
+        case .tls(let channel, _): return channel.descriptor
+        }
+    }
 
     /// Sends one command and waits for its reply. A refused command is `.error`; a lost or silent
     /// store throws, and the connection is of no further use.
@@ -71,6 +94,8 @@ final class RedisConnection: @unchecked Sendable {
         // One buffer holds every argument; argv points into it.
         let joined = bytes.flatMap { $0 }
         let lengths = bytes.map { $0.count }
+        let transport = transport
+        var formatted: [UInt8]?
         let status = joined.withUnsafeBufferPointer { buffer -> Int32 in
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
             var offset = 0
@@ -79,32 +104,81 @@ final class RedisConnection: @unchecked Sendable {
                 argv.append(base + offset)
                 offset += length
             }
-            return redisAppendCommandArgv(context, Int32(bytes.count), &argv, lengths)
+            switch transport {
+            case .plain(let context): return redisAppendCommandArgv(context, Int32(bytes.count), &argv, lengths)
+            case .tls:
+                var command: UnsafeMutablePointer<CChar>?
+                let length = redisFormatCommandArgv(&command, Int32(bytes.count), &argv, lengths)
+                guard length >= 0, let command else { return REDIS_ERR }
+                formatted = Array(UnsafeRawBufferPointer(start: command, count: Int(length)))
+                redisFreeCommand(command)
+                return REDIS_OK
+            }
         }
-        guard status == REDIS_OK else { throw StoreError(description: RedisConnection.errorText(context)) }
+        guard status == REDIS_OK else { throw StoreError(description: errorText) }
+        if let formatted { outbox += formatted }
     }
 
     /// Waits for the next reply (sending what is queued first).
     func nextReply() throws(StoreError) -> RedisReply {
-        var raw: UnsafeMutableRawPointer?
-        guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw StoreError(description: RedisConnection.errorText(context)) }
-        defer { freeReplyObject(raw) }
-        return RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
+        switch transport {
+        case .plain(let context):
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw StoreError(description: errorText) }
+            defer { freeReplyObject(raw) }
+            return RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
+        case .tls(let channel, let reader):
+            if !outbox.isEmpty {
+                try channel.send(outbox)
+                outbox = []
+            }
+            while true {
+                if let reply = try RedisConnection.read(reader) { return reply }
+                try channel.receive { bytes in _ = redisReaderFeed(reader, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) }
+            }
+        }
     }
 
     /// A reply already read into the buffer, without waiting; nil when none is complete yet.
     func bufferedReply() throws(StoreError) -> RedisReply? {
-        var raw: UnsafeMutableRawPointer?
-        guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw StoreError(description: RedisConnection.errorText(context)) }
-        guard let raw else { return nil }
-        defer { freeReplyObject(raw) }
-        return RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
+        switch transport {
+        case .plain(let context):
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw StoreError(description: errorText) }
+            guard let raw else { return nil }
+            defer { freeReplyObject(raw) }
+            return RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
+        case .tls(_, let reader): return try RedisConnection.read(reader)
+        }
     }
 
     /// Reads what the socket has into the buffer (after poll said it is readable); throws when
     /// the store closed the connection.
     func readAvailable() throws(StoreError) {
-        guard redisBufferRead(context) == REDIS_OK else { throw StoreError(description: RedisConnection.errorText(context)) }
+        switch transport {
+        case .plain(let context):
+            guard redisBufferRead(context) == REDIS_OK else { throw StoreError(description: errorText) }
+        case .tls(let channel, let reader):
+            // GnuTLS may hold decrypted bytes that poll cannot see: take them all now.
+            repeat {
+                try channel.receive(wait: false) { bytes in _ = redisReaderFeed(reader, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) }
+            } while channel.pending > 0
+        }
+    }
+
+    /// The next complete reply in a TLS connection's reader, if any.
+    private static func read(_ reader: UnsafeMutablePointer<redisReader>) throws(StoreError) -> RedisReply? {
+        var raw: UnsafeMutableRawPointer?
+        guard redisReaderGetReply(reader, &raw) == REDIS_OK else { throw StoreError(description: "the store's reply could not be read") }
+        guard let raw else { return nil }
+        defer { freeReplyObject(raw) }
+        return convert(raw.assumingMemoryBound(to: redisReply.self))
+    }
+
+    /// What the plain context says went wrong.
+    private var errorText: String {
+        if case .plain(let context) = transport { return RedisConnection.errorText(context) }
+        return "the command could not be formatted"
     }
 
     private static func convert(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {

@@ -11,14 +11,18 @@ import Darwin
 #endif
 
 extension SharedStateStore {
-    /// A store on Valkey or Redis at `url` (`redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`), for
-    /// `StubServerConfiguration.sharedState`. Nothing is connected until the server starts; a store
-    /// that does not answer then is retried in the background while the server answers from its
-    /// stub files. `replica` names this server in the journal and health (default: host name and
-    /// process id). Throws `StateStoreURLError` for a URL that cannot be used.
-    public static func redis(_ url: String, passwordFile: String? = nil, replica: String? = nil) throws(StateStoreURLError) -> SharedStateStore {
+    /// A store on Valkey or Redis at `url` (`redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`;
+    /// `rediss://` for TLS, checked against the system's authorities plus those in the PEM file
+    /// `authorities`), for `StubServerConfiguration.sharedState`. Nothing is connected until the
+    /// server starts; a store that does not answer then is retried in the background while the
+    /// server answers from its stub files. `replica` names this server in the journal and health
+    /// (default: host name and process id). Throws `StateStoreURLError` for a URL that cannot be used.
+    public static func redis(_ url: String, passwordFile: String? = nil, authorities: String? = nil,
+                             replica: String? = nil) throws(StateStoreURLError) -> SharedStateStore {
         let parsed: StateStoreURL
-        do { parsed = try StateStoreURL(url, passwordFile: passwordFile) } catch { throw StateStoreURLError(description: error.description) }
+        do { parsed = try StateStoreURL(url, passwordFile: passwordFile, authorities: authorities) } catch {
+            throw StateStoreURLError(description: error.description)
+        }
         return SharedStateStore(RedisControlState(url: parsed, replica: replica ?? defaultReplicaName()))
     }
 

@@ -1,5 +1,9 @@
-// Foundation, not FoundationEssentials: URL components, percent decoding and the directory walk.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import StubCore
 
 /// Where the fleet's store is: `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`. The password may
 /// instead come from a file (`--state-password-file`), so it stays out of process listings.
@@ -9,18 +13,21 @@ package struct StateStoreURL: Sendable, Equatable {
     package var database: Int
     package var user: String?
     package var password: String?
+    /// `rediss://`: TLS to the store.
+    package var tls: Bool
+    /// PEM authorities the store's certificate may chain to, beside the system's (`--state-ca`).
+    package var authorities: String?
 
     /// Reads a URL; the error says what was expected.
-    package init(_ text: String, passwordFile: String? = nil) throws(StoreURLError) {
+    package init(_ text: String, passwordFile: String? = nil, authorities: String? = nil) throws(StoreURLError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
             throw StoreURLError("expected redis://HOST:PORT[/DB], found \"\(text)\"")
         }
-        if scheme == "rediss" || scheme == "valkeys" {
-            throw StoreURLError("rediss:// (TLS to the store) needs hiredis 1.0 or later built with TLS; this stubd links hiredis 0.14 without it. Reach the store over a private network or a TLS tunnel (stunnel, a service mesh)")
+        guard ["redis", "valkey", "rediss", "valkeys"].contains(scheme) else {
+            throw StoreURLError("expected a redis:// (or rediss:// for TLS) URL, found the scheme \"\(scheme)\"")
         }
-        guard scheme == "redis" || scheme == "valkey" else {
-            throw StoreURLError("expected a redis:// URL, found the scheme \"\(scheme)\"")
-        }
+        tls = scheme == "rediss" || scheme == "valkeys"
+        self.authorities = authorities
         guard let host = components.host, !host.isEmpty else { throw StoreURLError("expected a host in \"\(text)\"") }
         self.host = host
         port = components.port ?? 6379
@@ -29,20 +36,24 @@ package struct StateStoreURL: Sendable, Equatable {
             throw StoreURLError("expected a database number after the host, found \"/\(path)\"")
         }
         self.database = database
-        user = components.user.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding }
-        password = components.password.flatMap { $0.removingPercentEncoding }
+        user = components.user.flatMap { $0.isEmpty ? nil : PathDecoding.decodedWhole($0) }
+        password = components.password.map { PathDecoding.decodedWhole($0) }
         if let passwordFile {
             guard let data = FileManager.default.contents(atPath: passwordFile) else {
                 throw StoreURLError("cannot read the password file \(passwordFile)")
             }
-            password = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // The file's text without the whitespace around it (a trailing newline, mostly).
+            var text = Substring(String(decoding: data, as: UTF8.self))
+            while text.first?.isWhitespace == true { text.removeFirst() }
+            while text.last?.isWhitespace == true { text.removeLast() }
+            password = String(text)
         }
     }
 
     /// The URL without its password, for health and the log.
     package var redacted: String {
         let who = password != nil ? "\(user ?? ""):***@" : user.map { "\($0)@" } ?? ""
-        return "redis://\(who)\(host.contains(":") ? "[\(host)]" : host):\(port)" + (database == 0 ? "" : "/\(database)")
+        return (tls ? "rediss://" : "redis://") + "\(who)\(host.contains(":") ? "[\(host)]" : host):\(port)" + (database == 0 ? "" : "/\(database)")
     }
 }
 

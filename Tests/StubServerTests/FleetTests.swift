@@ -21,7 +21,7 @@ struct FleetTests {
         defer { for server in servers { server.stop() } }
         for i in 1...count {
             var configuration = StubServerConfiguration()
-            configuration.sharedState = try SharedStateStore.redis(store.url, replica: "r\(i)")
+            configuration.sharedState = try SharedStateStore.redis(store.url, authorities: store.tlsAuthority, replica: "r\(i)")
             configure(&configuration)
             servers.append(try StubServer(stubsAt: Repository.shippedStubs, configuration: configuration))
         }
@@ -174,6 +174,28 @@ struct FleetTests {
             _ = try await FleetTests.admin(fleet[0], "PUT", "/routes/app/users", json: #"{"variant": "503"}"#)
             #expect(StoreFixture.send(store.port, "HLEN stubd:overrides:g") == ":1")
         }
+    }
+
+    @Test func replicasShareStateOverTLSAndRefuseAnUntrustedStore() async throws {
+        let store = try StoreFixture()
+        try await store.useTLS()
+        try store.start()
+        try await FleetTests.withFleet(store, count: 2) { fleet in
+            let health = try await FleetTests.admin(fleet[0], "GET", "/health")["store"] as? [String: Any]
+            #expect(health?["status"] as? String == "ok" && (health?["url"] as? String)?.hasPrefix("rediss://localhost:") == true, "\(health ?? [:])")
+            _ = try await FleetTests.admin(fleet[0], "PUT", "/routes/app/users", json: #"{"sequence": ["503", "200-empty"]}"#)
+            #expect(try await FleetTests.status(fleet[1]) == 503)
+            #expect(try await FleetTests.status(fleet[0]) == 200)
+            #expect(try await FleetTests.admin(fleet[1], "GET", "/journal/count")["count"] as? Int == 2)
+        }
+        // Without the store's authority the certificate check fails, and health says why.
+        var configuration = StubServerConfiguration()
+        configuration.sharedState = try SharedStateStore.redis(store.url, replica: "untrusting")
+        let server = try StubServer(stubsAt: Repository.shippedStubs, configuration: configuration)
+        defer { server.stop() }
+        let report = try await FleetTests.admin(server, "GET", "/health")["store"] as? [String: Any]
+        #expect(report?["status"] as? String == "unreachable")
+        #expect((report?["error"] as? String)?.contains("TLS") == true, "\(report ?? [:])")
     }
 
     @Test func healthSaysWhenReplicasServeDifferentStubs() async throws {

@@ -17,7 +17,10 @@ import Testing
         try Data("from-file\n".utf8).write(to: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try StateStoreURL("redis://h", passwordFile: folder.path).password == "from-file")
-        for (bad, says) in [("rediss://h", "TLS"), ("http://h", "redis:// URL"), ("redis://h/x", "database number"), ("redis://", "host")] {
+        let tls = try StateStoreURL("rediss://:pw@cache.internal:6380", authorities: "/etc/ca.pem")
+        #expect(tls.tls && tls.authorities == "/etc/ca.pem" && tls.redacted == "rediss://:***@cache.internal:6380")
+        #expect(try StateStoreURL("valkey://h").tls == false)
+        for (bad, says) in [("http://h", "redis://"), ("redis://h/x", "database number"), ("redis://", "host")] {
             #expect(throws: StoreURLError.self) { try StateStoreURL(bad) }
             do { _ = try StateStoreURL(bad) } catch { #expect(error.description.contains(says), "\(bad): \(error)") }
         }

@@ -29,11 +29,14 @@ extension ServeOptions {
     @discardableResult
     func attach(to configuration: inout StubServerConfiguration) throws(AttachError) -> UpstreamForwarder? {
         if let state {
-            do { configuration.sharedState = try SharedStateStore.redis(state, passwordFile: statePasswordFile?.path, replica: replica) } catch {
+            do {
+                configuration.sharedState = try SharedStateStore.redis(state, passwordFile: statePasswordFile?.path,
+                                                                       authorities: stateAuthorities?.path, replica: replica)
+            } catch {
                 throw AttachError(message: "cannot use --state: \(error.description)")
             }
-        } else if statePasswordFile != nil || replica != nil {
-            throw AttachError(message: "--state-password-file and --replica need --state URL")
+        } else if statePasswordFile != nil || stateAuthorities != nil || replica != nil {
+            throw AttachError(message: "--state-password-file, --state-ca and --replica need --state URL")
         }
         if let spec = openAPI {
             do {

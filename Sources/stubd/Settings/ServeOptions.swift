@@ -36,6 +36,7 @@ struct ServeOptions: Sendable {
     /// The fleet's store (`--state`), its password file and this replica's name.
     var state: String?
     var statePasswordFile: URL?
+    var stateAuthorities: URL?
     var replica: String?
 
     /// Whether HTTPS is served: an explicit `--tls`/`STUBD_TLS` decides, else any HTTPS setting.

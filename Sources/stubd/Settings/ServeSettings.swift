@@ -85,8 +85,9 @@ enum ServeSettings {
     static var fleet: [Setting] {
         [
             .optionalText("--state", "URL", \.state, help:
-                "Share overrides, sequences, sessions, holds and the journal with the other replicas on Valkey or Redis at redis://[:PASSWORD@]HOST[:PORT][/DB]"),
+                "Share overrides, sequences, sessions, holds and the journal with the other replicas on Valkey or Redis at redis://[:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS)"),
             .file("--state-password-file", "FILE", \.statePasswordFile, help: "Read the store's password from FILE instead of the URL"),
+            .file("--state-ca", "FILE", \.stateAuthorities, help: "PEM authorities the store's TLS certificate may chain to, beside the system's"),
             with(.optionalText("--replica", "NAME", \.replica, help: "This replica's name in the fleet's journal and health"),
                  defaultNote: "host name and process id"),
         ]

@@ -19,6 +19,9 @@ final class StoreFixture: @unchecked Sendable {
         ["/usr/bin/", "/usr/local/bin/", "/usr/sbin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }.first
 
+    /// With TLS: the folder of `stubd tls init` whose server.pem and server-key.pem the store serves.
+    private(set) var tlsFolder: URL?
+
     init(port: Int? = nil) throws {
         self.port = port ?? StoreFixture.freePort()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-store-\(UUID().uuidString)")
@@ -30,19 +33,35 @@ final class StoreFixture: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    var url: String { "redis://127.0.0.1:\(port)" }
+    var url: String { tlsFolder == nil ? "redis://127.0.0.1:\(port)" : "rediss://localhost:\(port)" }
+
+    /// Serves TLS only, with a certificate for localhost from a new `stubd tls init` authority
+    /// (its ca.pem is `tlsAuthority`).
+    func useTLS() async throws {
+        let folder = self.folder.appendingPathComponent("tls")
+        let made = try await Subprocess.run(Repository.stubdBinary, ["tls", "init", "--tls-dir", folder.path])
+        guard made.exitCode == 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: made.stderr]) }
+        tlsFolder = folder
+    }
+
+    var tlsAuthority: String? { tlsFolder?.appendingPathComponent("ca.pem").path }
 
     /// Starts the server (keeping its data across a restart when `persist`) and waits until it answers.
     func start(persist: Bool = false) throws {
         guard let executable = StoreFixture.executable else { throw CocoaError(.featureUnsupported) }
-        var arguments = ["--port", String(port), "--bind", "127.0.0.1", "--dir", folder.path, "--logfile", folder.appendingPathComponent("log").path,
+        var arguments = tlsFolder.map { ["--port", "0", "--tls-port", String(port), "--tls-auth-clients", "no",
+                                         "--tls-cert-file", $0.appendingPathComponent("server.pem").path,
+                                         "--tls-key-file", $0.appendingPathComponent("server-key.pem").path,
+                                         "--tls-ca-cert-file", $0.appendingPathComponent("ca.pem").path] } ?? ["--port", String(port)]
+        arguments += ["--bind", "127.0.0.1", "--dir", folder.path, "--logfile", folder.appendingPathComponent("log").path,
                          "--appendonly", "no", "--protected-mode", "no"]
         arguments += persist ? ["--save", "3600 1"] : ["--save", ""]
         self.persist = persist
         process = try Spawned(executable, arguments)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if StoreFixture.answers(port) { return }
+            // A TLS store is ready once its port accepts (a plain PING gets no answer there).
+            if tlsFolder == nil ? StoreFixture.answers(port) : StoreFixture.accepts(port) { return }
             usleep(20_000)
         }
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the store did not answer on \(port)"])
@@ -53,7 +72,8 @@ final class StoreFixture: @unchecked Sendable {
     func stop() {
         guard let running = process else { return }
         // SHUTDOWN closes the connection without a reply (""); nil means it could not be asked.
-        if StoreFixture.send(port, persist ? "SHUTDOWN SAVE" : "SHUTDOWN NOSAVE") == nil { kill(running.pid, SIGKILL) }
+        // A TLS store cannot be asked in plain text: it is killed (it keeps no data anyway).
+        if tlsFolder != nil || StoreFixture.send(port, persist ? "SHUTDOWN SAVE" : "SHUTDOWN NOSAVE") == nil { kill(running.pid, SIGKILL) }
         running.waitForExit()
         process = nil
     }
@@ -81,6 +101,20 @@ final class StoreFixture: @unchecked Sendable {
     }
 
     static func answers(_ port: Int) -> Bool { send(port, "PING") == "+PONG" }
+
+    /// True when something accepts a connection on the port.
+    static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
 
     /// A port nothing listens on now.
     static func freePort() -> Int {
