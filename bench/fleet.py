@@ -206,9 +206,9 @@ def case_o(binary, store, args):
         start = time.perf_counter()
         while not stop_flag.is_set():
             target = fleet[(k + n) % 3]
-            due = start + n / 250
-            if due > time.perf_counter():
-                time.sleep(due - time.perf_counter())
+            wait = start + n / 250 - time.perf_counter()
+            if wait > 0:
+                time.sleep(wait)
             try:
                 conn = conns.get(target.port) or http.client.HTTPConnection("127.0.0.1", target.port, timeout=5)
                 conns[target.port] = conn

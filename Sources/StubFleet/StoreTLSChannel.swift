@@ -55,13 +55,22 @@ final class StoreTLSChannel {
         gnutls_transport_set_push_function(open) { transport, data, count in
             LibC.sendNoSignal(Int32(truncatingIfNeeded: Int(bitPattern: transport)), data, count)
         }
+        // Each try waits at most the socket's timeout; a server that never answers (or is not a
+        // TLS server at all) fails once the whole timeout has passed, not never.
+        let deadline = MonotonicClock.now() + UInt64(timeoutMs) * 1_000_000
         var result: Int32
-        repeat { result = gnutls_handshake(open) } while result == GNUTLS_E_AGAIN || result == GNUTLS_E_INTERRUPTED
+        repeat {
+            result = gnutls_handshake(open)
+        } while (result == GNUTLS_E_AGAIN || result == GNUTLS_E_INTERRUPTED) && MonotonicClock.now() < deadline
         guard result == GNUTLS_E_SUCCESS else {
-            let status = gnutls_session_get_verify_cert_status(open)
+            if result == GNUTLS_E_AGAIN || result == GNUTLS_E_INTERRUPTED {
+                throw StoreError(description: "no TLS answer from \(host):\(port) within \(timeoutMs) ms (is it a TLS port?)")
+            }
             var words = String(cString: gnutls_strerror(result))
             var text = gnutls_datum_t()
-            if status != 0, gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509, &text, 0) >= 0, let data = text.data {
+            let status = gnutls_session_get_verify_cert_status(open)
+            if result == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR,
+               gnutls_certificate_verification_status_print(status, GNUTLS_CRT_X509, &text, 0) >= 0, let data = text.data {
                 words = String(cString: UnsafeRawPointer(data).assumingMemoryBound(to: CChar.self))
                 CGnuTLS_free_datum(&text)
             }

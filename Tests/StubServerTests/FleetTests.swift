@@ -198,6 +198,19 @@ struct FleetTests {
         #expect((report?["error"] as? String)?.contains("TLS") == true, "\(report ?? [:])")
     }
 
+    @Test func aTLSURLForAPlainStoreFailsInsteadOfWaitingForever() async throws {
+        let store = try StoreFixture()
+        try store.start()
+        var configuration = StubServerConfiguration()
+        configuration.sharedState = try SharedStateStore.redis("rediss://127.0.0.1:\(store.port)", replica: "wrong-scheme")
+        let server = try StubServer(stubsAt: Repository.shippedStubs, configuration: configuration)
+        defer { server.stop() }
+        #expect(try await FleetTests.status(server) == 200)
+        let report = try await FleetTests.admin(server, "GET", "/health")["store"] as? [String: Any]
+        #expect(report?["status"] as? String == "unreachable")
+        #expect((report?["error"] as? String)?.contains("is it a TLS port?") == true, "\(report ?? [:])")
+    }
+
     @Test func healthSaysWhenReplicasServeDifferentStubs() async throws {
         let store = try StoreFixture()
         try store.start()
