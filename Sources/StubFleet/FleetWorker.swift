@@ -63,6 +63,7 @@ final class FleetWorker: @unchecked Sendable {
             if now - lastBeat >= 1000 {
                 lastBeat = now
                 try store.heartbeat(on: connection)
+                if seenVersion >= 0 { try store.reportApplied(seenVersion, on: connection) }
                 try store.flushTouches(on: connection)
                 try store.reconcileHolds(on: connection)
             }

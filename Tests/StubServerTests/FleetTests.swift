@@ -87,6 +87,21 @@ struct FleetTests {
         }
     }
 
+    @Test func anUnusedSessionExpiresInTheStoreForEveryReplica() async throws {
+        let store = try StoreFixture()
+        try store.start()
+        try await FleetTests.withFleet(store, count: 2, configure: { $0.sessionTTLSeconds = 1 }) { fleet in
+            _ = try await FleetTests.admin(fleet[0], "PUT", "/routes/app/users", json: #"{"variant": "500"}"#, session: "short")
+            #expect(try await FleetTests.status(fleet[1], session: "short") == 500)
+            #expect(StoreFixture.send(store.port, "TTL stubd:overrides:s5:short").flatMap { Int($0.dropFirst()) }.map { $0 >= 0 && $0 <= 1 } == true)
+            // Idle past the TTL: the store lets the session go, and every replica follows at its next read.
+            // (The use above moves the expiry on at the next once-a-second flush: up to 2 s in all.)
+            #expect(try await FleetTests.eventually(4) { StoreFixture.send(store.port, "EXISTS stubd:overrides:s5:short") == ":0" })
+            _ = try await FleetTests.admin(fleet[0], "PUT", "/routes/app/user", json: #"{"variant": "404"}"#)
+            #expect(try await FleetTests.status(fleet[1], session: "short") == 200)
+        }
+    }
+
     @Test func theJournalOnAnyReplicaHoldsEveryReplicasRequests() async throws {
         let store = try StoreFixture()
         try store.start()

@@ -34,13 +34,11 @@ public final class StubControl: OverrideSource, Sendable {
         var journal: RequestJournal
         var sessions: SessionExpiry
 
-        /// Set when a fleet's store keeps the sessions: it expires them, and the local copy follows.
-        var expiresInStore = false
-
         /// Notes that a session's state was used, and drops expired sessions' state (the global
-        /// scope never expires).
-        mutating func touch(_ scope: Scope, now: Double) {
-            guard case .session(let session) = scope, !expiresInStore else { return }
+        /// scope never expires). Not while a fleet's store answers (`inStore`): it expires them,
+        /// and the local copy follows at the next read.
+        mutating func touch(_ scope: Scope, now: Double, inStore: Bool) {
+            guard case .session(let session) = scope, !inStore else { return }
             for expired in sessions.touch(session, now: now) { overrides[.session(expired)] = nil }
         }
     }
@@ -70,9 +68,7 @@ public final class StubControl: OverrideSource, Sendable {
                 clock: @escaping @Sendable () -> Double = StubControl.monotonicSeconds,
                 sharedState: SharedStateStore? = nil) {
         let policy = SessionExpiry.Policy(ttlSeconds: max(1, sessionTTLSeconds), maxSessions: max(1, maxSessions))
-        var initial = State(journal: RequestJournal(capacity: journalSize), sessions: SessionExpiry(policy: policy))
-        initial.expiresInStore = sharedState != nil
-        state = Locked(initial)
+        state = Locked(State(journal: RequestJournal(capacity: journalSize), sessions: SessionExpiry(policy: policy)))
         journalCapacity = max(0, journalSize)
         self.clock = clock
         shared = sharedState?.backend
@@ -100,8 +96,9 @@ public final class StubControl: OverrideSource, Sendable {
         o.stepToken = shared != nil && !o.sequence.isEmpty ? StubControl.newToken() : nil
         _ = shared?.write(o, routeID: route.id, scope: Scope(session))
         let now = clock()
+        let inStore = shared?.isReachable ?? false
         state.withLock { s in
-            s.touch(Scope(session), now: now)
+            s.touch(Scope(session), now: now, inStore: inStore)
             s.overrides[Scope(session), default: [:]][route.id] = o
         }
         // Turning a hold off lets its requests go.
@@ -144,7 +141,7 @@ public final class StubControl: OverrideSource, Sendable {
             let key = Scope(session)
             // A session's state counts as used (and may turn out expired) only when it has some.
             if s.overrides[key] != nil {
-                s.touch(key, now: clock())
+                s.touch(key, now: clock(), inStore: shared?.isReachable ?? false)
                 if let shared, case .session(let name) = key { shared.touched(session: name) }
             }
             guard var o = s.overrides[key]?[routeID] else { return nil }
