@@ -81,17 +81,8 @@ final class StoreFixture: @unchecked Sendable {
     /// Sends one inline command and returns the first line of the answer ("+PONG"), "" when the
     /// connection closed without one, nil when there was no connection.
     static func send(_ port: Int, _ command: String) -> String? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard let fd = connected(port) else { return nil }
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
         let line = command + "\r\n"
         _ = line.withCString { write(fd, $0, strlen($0)) }
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -104,16 +95,27 @@ final class StoreFixture: @unchecked Sendable {
 
     /// True when something accepts a connection on the port.
     static func accepts(_ port: Int) -> Bool {
+        guard let fd = connected(port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, or nil.
+    private static func connected(_ port: Int) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard fd >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
+        let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+        }
+        guard result == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// A port nothing listens on now.
