@@ -4,6 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What one replica reports to the others: its name and the stub set it serves.
 struct ReplicaReport: Sendable, Equatable {
@@ -76,6 +82,21 @@ extension RedisControlState {
         }
         if !gone.isEmpty { _ = try c.command(["SREM", FleetKeys.replicas] + gone) }
         status.withLock { $0.replicas = alive }
+    }
+
+    /// Waits (at most `withinMs`) until every live replica's (or every other one's) number under
+    /// `key` is at least `atLeast`; a replica without one counts as done when `missingIsDone`.
+    func awaitReports(_ key: (String) -> String, atLeast: Int, withinMs: UInt64, others: Bool, missingIsDone: Bool) {
+        let deadline = MonotonicClock.now() + withinMs * 1_000_000
+        while MonotonicClock.now() < deadline {
+            let reports = call { c throws(StoreError) -> [RedisReply] in
+                let names = try c.command(["SMEMBERS", FleetKeys.replicas]).elements.compactMap(\.text).filter { !others || $0 != replica }
+                return names.isEmpty ? [] : try c.command(["MGET"] + names.map(key)).elements
+            }
+            guard let reports else { return }
+            if reports.allSatisfy({ $0.int.map { $0 >= atLeast } ?? missingIsDone }) { return }
+            usleep(500)
+        }
     }
 
     /// Says which version this replica serves now: the replica that made a change waits for every

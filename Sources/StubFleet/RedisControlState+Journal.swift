@@ -108,23 +108,14 @@ extension RedisControlState {
 
     /// Waits (at most 100 ms) until every replica has sent the entries it held when this read
     /// began, so a request answered before the read is in it, whichever replica answered it.
+    /// Every live replica reports within a tick of the new epoch, so a missing report is waited for.
     func awaitJournals() {
         guard let epoch = call({ c throws(StoreError) in try c.command(["INCR", FleetKeys.journalEpoch]).int }) ?? nil else { return }
-        let deadline = MonotonicClock.now() + 100_000_000
-        while MonotonicClock.now() < deadline {
-            let flushed = call { c throws(StoreError) -> [RedisReply] in
-                let names = try c.command(["SMEMBERS", FleetKeys.replicas]).elements.compactMap(\.text)
-                return names.isEmpty ? [] : try c.command(["MGET"] + names.map(FleetKeys.flushed)).elements
-            }
-            guard let flushed else { return }
-            // Every live replica (one that reported in the last 5 s) reports within a tick of the new epoch.
-            if flushed.allSatisfy({ ($0.int ?? -1) >= epoch }) { return }
-            usleep(500)
-        }
+        awaitReports(FleetKeys.flushed, atLeast: epoch, withinMs: 100, others: false, missingIsDone: false)
     }
 
-    func clearJournal(_ scope: Scope) -> Bool {
-        call { c throws(StoreError) in try c.command(["DEL", FleetKeys.journal(scope)]) } != nil
+    func clearJournal(_ scope: Scope) {
+        _ = call { c throws(StoreError) in try c.command(["DEL", FleetKeys.journal(scope)]) }
     }
 }
 

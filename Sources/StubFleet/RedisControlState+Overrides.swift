@@ -15,7 +15,7 @@ import Synchronization
 /// Overrides, sequences and sessions in the store: written by the replica that was asked, read
 /// back by every replica into its local copy.
 extension RedisControlState {
-    func write(_ override: RouteOverride?, routeID: String, scope: Scope) -> Bool {
+    func write(_ override: RouteOverride?, routeID: String, scope: Scope) {
         let key = FleetKeys.overrides(scope)
         var commands: [[String]]
         if let override {
@@ -26,16 +26,15 @@ extension RedisControlState {
         } else {
             commands = [["HDEL", key, routeID]]
         }
-        return announce(commands) != nil
+        _ = announce(commands)
     }
 
-    func reset(_ scope: Scope) -> Bool {
+    func reset(_ scope: Scope) {
         var commands = [["DEL", FleetKeys.overrides(scope)], ["SREM", FleetKeys.scopes, FleetKeys.scopeKey(scope)],
                         ["DEL", FleetKeys.journal(scope)]]
         if case .session(let name) = scope { commands.append(["ZREM", FleetKeys.sessions, name]) }
-        guard announce(commands) != nil else { return false }
+        guard announce(commands) != nil else { return }
         releaseAll(in: scope)
-        return true
     }
 
     func takeStep(token: String) -> Int? {
@@ -75,19 +74,10 @@ extension RedisControlState {
     }
 
     /// Waits (at most 250 ms) until every other live replica serves `version`, so a caller that
-    /// changes something through one replica finds it on all of them, as with one process.
+    /// changes something through one replica finds it on all of them, as with one process. A
+    /// replica without a report is gone or not started: nothing to wait for.
     func awaitReplicas(_ version: Int) {
-        let deadline = MonotonicClock.now() + 250_000_000
-        while MonotonicClock.now() < deadline {
-            let applied = call { c throws(StoreError) -> [RedisReply] in
-                let others = try c.command(["SMEMBERS", FleetKeys.replicas]).elements.compactMap(\.text).filter { $0 != replica }
-                return others.isEmpty ? [] : try c.command(["MGET"] + others.map(FleetKeys.applied)).elements
-            }
-            guard let applied else { return }
-            // A replica without a report is gone or not started: nothing to wait for.
-            if applied.allSatisfy({ $0.int.map { $0 >= version } ?? true }) { return }
-            usleep(500)
-        }
+        awaitReports(FleetKeys.applied, atLeast: version, withinMs: 250, others: true, missingIsDone: true)
     }
 
     /// Drops the least recently used sessions beyond the cap, fleet-wide.

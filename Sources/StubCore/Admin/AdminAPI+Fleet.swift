@@ -23,13 +23,8 @@ extension AdminAPI {
             if case .string(let s)? = json[key] { return s }
             return nil
         }
-        if let route = filter.route, text("route") != route { return false }
-        if let operation = filter.operation, !(text("operation")?.split(separator: ",").contains { $0 == operation } ?? false) { return false }
-        if let method = filter.method, text("method") != method.uppercased() { return false }
-        if let path = filter.path, let sent = text("path"), sent != path && PathDecoding.decodedWhole(sent) != path { return false }
-        if let sinceID = filter.sinceID, (json["id"]?.numberValue ?? 0) <= Double(sinceID) { return false }
-        if let sinceTime = filter.sinceTime, let time = text("time").flatMap(ISO8601.parse), time < sinceTime { return false }
-        return true
+        return filter.matches(route: text("route"), operation: text("operation"), method: text("method"), path: text("path"),
+                              id: Int(json["id"]?.numberValue ?? 0), time: text("time").flatMap(ISO8601.parse))
     }
 
     /// A 503 for a change asked of a replica whose store is unreachable; nil when it may go ahead.

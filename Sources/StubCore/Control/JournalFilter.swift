@@ -35,13 +35,20 @@ public struct JournalFilter: Sendable {
 
     func matches(_ entry: RequestJournal.Entry) -> Bool {
         let r = entry.record
-        if let route, r.routeID != route { return false }
-        if let operation, !(r.operation?.split(separator: ",").contains { $0 == operation } ?? false) { return false }
-        if let method, r.method != method.uppercased() { return false }
+        return matches(route: r.routeID, operation: r.operation, method: r.method, path: r.path, id: entry.id, time: r.receivedAt)
+    }
+
+    /// The one test of an entry's fields, for the local journal and for a fleet's entries read
+    /// back as JSON (`time` is only read when the filter has a `since` time).
+    func matches(route entryRoute: String?, operation entryOperation: String?, method entryMethod: String?, path entryPath: String?,
+                 id: Int, time: @autoclosure () -> Date?) -> Bool {
+        if let route, entryRoute != route { return false }
+        if let operation, !(entryOperation?.split(separator: ",").contains { $0 == operation } ?? false) { return false }
+        if let method, entryMethod != method.uppercased() { return false }
         // The journal keeps paths as sent; a filter value arrives decoded, so either form matches.
-        if let path, r.path != path && PathDecoding.decodedWhole(r.path) != path { return false }
-        if let sinceID, entry.id <= sinceID { return false }
-        if let sinceTime, r.receivedAt < sinceTime { return false }
+        if let path, let sent = entryPath, sent != path && PathDecoding.decodedWhole(sent) != path { return false }
+        if let sinceID, id <= sinceID { return false }
+        if let sinceTime, let received = time(), received < sinceTime { return false }
         return true
     }
 }

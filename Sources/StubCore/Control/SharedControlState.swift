@@ -14,10 +14,11 @@ package protocol SharedControlState: AnyObject, Sendable {
     /// Stops those threads; journal entries not yet sent are sent first when the store answers.
     func stop()
 
-    /// Writes one route's override in a scope (nil clears it); false when the store did not take it.
-    func write(_ override: RouteOverride?, routeID: String, scope: Scope) -> Bool
-    /// Removes a scope's overrides and journal; false when the store did not take it.
-    func reset(_ scope: Scope) -> Bool
+    /// Writes one route's override in a scope (nil clears it). A store that does not take it is
+    /// marked unreachable (the admin API refuses changes then; the local copy has it either way).
+    func write(_ override: RouteOverride?, routeID: String, scope: Scope)
+    /// Removes a scope's overrides and journal.
+    func reset(_ scope: Scope)
     /// Takes the next step of the sequence stored under `token`: 1 for the first, and so on; nil
     /// when the store is unreachable.
     func takeStep(token: String) -> Int?
@@ -37,8 +38,8 @@ package protocol SharedControlState: AnyObject, Sendable {
     /// The fleet's journal entries of a scope (every scope when nil), oldest first, as the admin
     /// API shows them; nil when unreachable.
     func journalEntries(scope: Scope?) -> [JSONValue]?
-    /// Empties a scope's journal in the store; false when the store did not take it.
-    func clearJournal(_ scope: Scope) -> Bool
+    /// Empties a scope's journal in the store.
+    func clearJournal(_ scope: Scope)
 
     /// What `/__stubd/health` says of the store and the fleet, and whether that degrades health.
     func health() -> (degraded: Bool, report: JSONValue)

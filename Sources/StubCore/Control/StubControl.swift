@@ -94,7 +94,7 @@ public final class StubControl: OverrideSource, Sendable {
         o.served = 0
         // Each sequence set gets its own step counter in the fleet's store.
         o.stepToken = shared != nil && !o.sequence.isEmpty ? StubControl.newToken() : nil
-        _ = shared?.write(o, routeID: route.id, scope: Scope(session))
+        shared?.write(o, routeID: route.id, scope: Scope(session))
         let now = clock()
         let inStore = shared?.isReachable ?? false
         state.withLock { s in
@@ -108,7 +108,7 @@ public final class StubControl: OverrideSource, Sendable {
 
     /// Removes the override of one route.
     public func clearOverride(routeID: String, session: String?) {
-        _ = shared?.write(nil, routeID: routeID, scope: Scope(session))
+        shared?.write(nil, routeID: routeID, scope: Scope(session))
         state.withLock { s in
             let key = Scope(session)
             _ = s.overrides[key]?.removeValue(forKey: routeID)
@@ -166,26 +166,24 @@ public final class StubControl: OverrideSource, Sendable {
             return decision
         }
         guard let storeStep, var decision = local else { return local }
-        // Nil: the store went away just now; the step is taken from the local count instead.
-        let step = shared?.takeStep(token: storeStep.token) ?? localStep(routeID: routeID, scope: Scope(session))
-        guard let step, step <= storeStep.steps else { return decision }
+        // Nil: the store went away just now; the step is then taken from the local count.
+        let fromStore = shared?.takeStep(token: storeStep.token)
         state.withLock { s in
             guard var o = s.overrides[Scope(session)]?[routeID], o.stepToken == storeStep.token else { return }
+            let step = fromStore ?? o.served + 1
+            guard step <= o.sequence.count else {
+                // Played out across the fleet: no more asking the store for this one.
+                o.served = o.sequence.count
+                s.overrides[Scope(session)]?[routeID] = o
+                return
+            }
             o.served = max(o.served, step)
             s.overrides[Scope(session)]?[routeID] = o
             decision.variant = o.sequence[step - 1]
+            decision.fromSequence = true
+            decision.sequenceStep = (step, o.sequence.count)
         }
-        decision.fromSequence = decision.variant != nil
-        decision.sequenceStep = decision.fromSequence ? (step, storeStep.steps) : nil
         return decision
-    }
-
-    /// The next step by this replica's own count (the store did not answer).
-    private func localStep(routeID: String, scope: Scope) -> Int? {
-        state.withLock { s in
-            guard let o = s.overrides[scope]?[routeID], o.served < o.sequence.count else { return nil }
-            return o.served + 1
-        }
     }
 
     /// A random token naming one sequence's step counter in the fleet's store.
@@ -234,13 +232,13 @@ public final class StubControl: OverrideSource, Sendable {
 
     /// Clears the journal of one scope.
     public func clearJournal(session: String?) {
-        _ = shared?.clearJournal(Scope(session))
+        shared?.clearJournal(Scope(session))
         state.withLock { $0.journal.removeAll { $0.record.session == session } }
     }
 
     /// Clears overrides, sequences and the journal of one scope.
     public func reset(session: String?) {
-        _ = shared?.reset(Scope(session))
+        shared?.reset(Scope(session))
         state.withLock { s in
             let scope = Scope(session)
             s.overrides[scope] = nil

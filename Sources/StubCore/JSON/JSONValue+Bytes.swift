@@ -35,7 +35,7 @@ extension JSONValue {
         }
     }
 
-    /// The same escapes as the `String` writer: quote, backslash, \n, \r, \t, other controls as \u00XX.
+    /// The escapes of every JSON text stubd writes: quote, backslash, \n, \r, \t, other controls as \u00XX.
     static func writeEscaped(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Native strings hand out their bytes in place; others are copied once.

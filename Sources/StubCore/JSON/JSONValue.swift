@@ -107,30 +107,11 @@ extension JSONValue {
         }
     }
 
+    /// The string as a JSON literal: the bytes writer's escapes (`JSONValue+Bytes.swift`), the
+    /// one place they are written.
     static func writeEscaped(_ s: String, to out: inout String) {
-        out += "\""
-        // Most strings need no escape at all: append them whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        var bytes: [UInt8] = []
+        writeEscaped(s, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 }
