@@ -28,23 +28,25 @@ import Testing
     @Test func bodiesPastTheMemoryBudgetGet503AndTheBudgetComesBack() async throws {
         let stubs = try TemporaryStubDirectory(LimitsTests.stubs)
         try await withServer(stubs: stubs.url, configure: { $0.maxBodyBytes = 600_000; $0.maxBodyMemoryBytes = 1_000_000 }) { server in
-            // Three uploads of 500 kB each, held half-sent at once: the third passes the budget.
+            // Three uploads of 500 kB each: two held part-sent (800 kB of the 1 MB budget), and a
+            // third sent whole, which passes the budget. Its answer is read before the other two
+            // send their last bytes: until the server has refused it, the third may hold budget
+            // that those bytes would need (a second 503, seen on a loaded machine).
             let head = "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500000\r\nConnection: close\r\n\r\n"
             let payload = Array(String(repeating: "x", count: 500_000).utf8)
             let sockets = try (0..<3).map { _ in try RawSocket(port: server.port) }
             // One after the other, each counted before the next starts: sent at once, two bodies
             // could each be part-way when the budget ran out, and both get the 503.
-            for (i, socket) in sockets.enumerated() {
+            for (i, socket) in sockets.prefix(2).enumerated() {
                 socket.send(Array(head.utf8) + payload[0..<400_000])
-                let counted = min(i + 1, 2) * 400_000
-                for _ in 0..<500 where server.bridge.bodyBudget.inUse < counted { try await Task.sleep(nanoseconds: 10_000_000) }
+                for _ in 0..<500 where server.bridge.bodyBudget.inUse < (i + 1) * 400_000 { try await Task.sleep(nanoseconds: 10_000_000) }
             }
-            // The refused third's bytes given back first: until then the other two's last bytes
-            // could pass the budget too (a second 503 seen on a loaded machine).
-            for _ in 0..<500 where server.bridge.bodyBudget.inUse > 800_000 { try await Task.sleep(nanoseconds: 10_000_000) }
-            for socket in sockets { socket.send(Array(payload[400_000...])) }
+            sockets[2].send(Array(head.utf8) + payload)
+            let third = String(String(decoding: await sockets[2].read(), as: UTF8.self).prefix(12))
+            for socket in sockets.prefix(2) { socket.send(Array(payload[400_000...])) }
             var statuses: [String] = []
-            for socket in sockets { statuses.append(String(String(decoding: await socket.read(), as: UTF8.self).prefix(12))) }
+            for socket in sockets.prefix(2) { statuses.append(String(String(decoding: await socket.read(), as: UTF8.self).prefix(12))) }
+            statuses.append(third)
             #expect(statuses.filter { $0 == "HTTP/1.1 503" }.count == 1, "\(statuses)")
             // Every byte is given back once the requests are done.
             for _ in 0..<100 where server.bridge.bodyBudget.inUse > 0 { try await Task.sleep(nanoseconds: 10_000_000) }
