@@ -53,7 +53,12 @@ final class RequestBridge: Sendable {
     func checkHead(_ connection: MHDConnection, _ context: RequestContext, http10: Bool) -> Outcome {
         context.headChecked = true
         let framing = connection.framing()
-        if let admitted = context.admitted { admission.headReceived(admitted, expectsBody: framing.expectsBody, now: MonotonicClock.now()) }
+        if let admitted = context.admitted {
+            // Without a body the head almost always came in the request line's read: its time
+            // will do, and saves a clock read per request. A body's deadline counts from now.
+            let now = framing.expectsBody ? MonotonicClock.now() : context.startNs
+            admission.headReceived(admitted, expectsBody: framing.expectsBody, now: now)
+        }
         context.controlHeaderSeen = framing.controlHeader
         let headSize = connection.headSize
         if headSize > maxHead {
@@ -100,8 +105,9 @@ final class RequestBridge: Sendable {
     /// libmicrohttpd is done with the request, also when the client left while it was suspended.
     func completed(_ context: RequestContext) {
         suspensions.ended(&context.suspension)
-        context.life.connectionEnded(context, env: environment, now: MonotonicClock.now())
-        if let admitted = context.admitted { admission.requestDone(admitted, now: MonotonicClock.now()) }
+        let now = MonotonicClock.now()
+        context.life.connectionEnded(context, env: environment, now: now)
+        if let admitted = context.admitted { admission.requestDone(admitted, now: now) }
     }
 
     /// Carries out one action of the lifecycle.

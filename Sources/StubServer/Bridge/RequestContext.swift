@@ -19,7 +19,8 @@ final class RequestContext: LifecycleRequest {
     var headChecked = false
     /// True once the whole request arrived and its lifecycle started.
     var started = false
-    var body: [UInt8] = []
+    /// The body as received (unchecked exclusivity, as `life`: one polling thread, one call at a time).
+    @exclusivity(unchecked) var body: [UInt8] = []
     var bodyBytesSeen = 0
     /// The largest body kept (`--max-body`); a larger one is answered with 413.
     let maxBody: Int
@@ -42,7 +43,7 @@ final class RequestContext: LifecycleRequest {
     var targetLength = 0
     /// The whole request packed in one buffer before planning, when it will be recorded (see
     /// `takeCopy`); the journal keeps this very copy.
-    var copy: PackedRequest?
+    @exclusivity(unchecked) var copy: PackedRequest?
     /// Whether a header or query name has a control's prefix, once asked (see `mayCarryControls`).
     var controlsSeen: Bool?
     /// Whether a header name has the control prefix, learnt while checking the head.

@@ -127,12 +127,13 @@ struct RequestFraming {
         return true
     }
 
-    /// RFC 9110 token characters.
+    /// RFC 9110 token characters: letters, digits and ! # $ % & ' * + - . ^ _ ` | ~, one bit each
+    /// for bytes 0–63 and 64–127 (a header name is checked byte by byte on every request).
     static func isTokenByte(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0x03FF_6CFA_0000_0000, high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
-        // ! # $ % & ' * + - . ^ _ ` | ~
-        case 0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E...0x60, 0x7C, 0x7E: return true
+        case 0..<64: return low >> UInt64(byte) & 1 == 1
+        case 64..<128: return high >> UInt64(byte - 64) & 1 == 1
         default: return false
         }
     }

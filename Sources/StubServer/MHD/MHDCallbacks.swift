@@ -17,7 +17,11 @@ import Darwin
 /// callback when the handler is never called.
 func stubdRequestStarted(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     guard let cls else { return nil }
-    let bridge = Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue()
+    return Unmanaged<RequestBridge>.fromOpaque(cls)._withUnsafeGuaranteedRef { start($0, uri, connection) }
+}
+
+/// Makes the context of a request whose request line arrived.
+private func start(_ bridge: RequestBridge, _ uri: UnsafePointer<CChar>?, _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     let admitted = connection.flatMap { CMHD_socket_context($0) }.map { Unmanaged<ConnectionAdmission.Connection>.fromOpaque($0).takeUnretainedValue() }
     let now = MonotonicClock.now()
     if let admitted { bridge.admission.headStarted(admitted, now: now) }
@@ -39,9 +43,21 @@ func stubdAccessHandler(
     _ uploadDataSize: UnsafeMutablePointer<Int>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 ) -> MHD_Result {
     guard let cls, let connection, let conCls, let existing = conCls.pointee else { return .NO }
-    let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
-    let bridge = Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue()
-    let handle = MHDConnection(pointer: connection)
+    // Guaranteed references: the bridge lives as long as the daemon and the context until the
+    // completion callback, so neither needs a retain for the length of this call.
+    return Unmanaged<RequestBridge>.fromOpaque(cls)._withUnsafeGuaranteedRef { bridge in
+        Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
+            access(bridge, context, MHDConnection(pointer: connection), version: version, method: method, uploadData: uploadData,
+                   uploadDataSize: uploadDataSize)
+        }
+    }
+}
+
+/// One access-handler call, with the request's bridge and context in hand.
+private func access(
+    _ bridge: RequestBridge, _ context: RequestContext, _ handle: MHDConnection, version: UnsafePointer<CChar>?,
+    method: UnsafePointer<CChar>?, uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>?
+) -> MHD_Result {
     if !context.headChecked {
         let http10 = version.map { strcmp($0, "HTTP/1.0") == 0 } ?? false
         return bridge.checkHead(handle, context, http10: http10) == .proceed ? .YES : .NO
@@ -68,7 +84,7 @@ func stubdRequestCompleted(
     guard let conCls, let pointer = conCls.pointee else { return }
     let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
     conCls.pointee = nil
-    if let cls { Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue().completed(context) }
+    if let cls { Unmanaged<RequestBridge>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.completed(context) } }
 }
 
 /// MHD's accept policy: whether a new client may connect (see `ConnectionAdmission`). A refused
