@@ -45,12 +45,13 @@ import Testing
         #expect(journal.entries.map(\.id) == [3, 4])
     }
 
-    func pack(capacity: Int, body: [UInt8] = Array("hello".utf8)) -> PackedRequest? {
+    func pack(capacity: Int, body: [UInt8] = Array("hello".utf8), query: [(String, String)] = [("q", "1"), ("__delay", "5"), ("q", "")],
+              headers: [(String, String)] = [("Host", "example"), ("X-Stub-Session", "s1")]) -> PackedRequest? {
         PackedRequest.pack(capacity: capacity, method: "POST", path: "/p", scheme: .https, body: body, bodyLimit: 3) { writer in
-            for (name, value) in [("q", "1"), ("__delay", "5"), ("q", "")] {
+            for (name, value) in query {
                 Array(name.utf8).withUnsafeBytes { n in Array(value.utf8).withUnsafeBytes { v in writer.addQuery(name: n, value: v) } }
             }
-            for (name, value) in [("Host", "example"), ("X-Stub-Session", "s1")] {
+            for (name, value) in headers {
                 Array(name.utf8).withUnsafeBytes { n in Array(value.utf8).withUnsafeBytes { v in writer.addHeader(name: n, value: v) } }
             }
         }
@@ -67,6 +68,13 @@ import Testing
         let decoded = packed.decoded()
         #expect(decoded.query.map(\.name) == ["q", "q"])
         #expect(decoded.headers.count == 2 && decoded.method == "POST" && decoded.path == "/p" && decoded.scheme == .https)
+    }
+
+    @Test func aPackedRequestNotesControlNamesAsItIsWritten() {
+        #expect(pack(capacity: 200, query: [("q", "1")], headers: [("Host", "h")])?.mayCarryControls == false)
+        #expect(pack(capacity: 200, query: [("_q", "1")], headers: [("X-Stubby", "1"), ("X-Stub", "1")])?.mayCarryControls == false)
+        #expect(pack(capacity: 200, query: [("q", "1"), ("__variant", "x")], headers: [("Host", "h")])?.mayCarryControls == true)
+        #expect(pack(capacity: 200, query: [], headers: [("Host", "h"), ("x-STUB-fault", "reset")])?.mayCarryControls == true)
     }
 
     @Test func aPackedRequestThatDoesNotFitIsNotMade() {

@@ -2,8 +2,9 @@ import StubCore
 import Testing
 
 /// An override source with fixed answers, to test precedence without the admin layer.
-struct FixedOverrides: OverrideSource {
-    var decision: OverrideDecision?
+final class FixedOverrides: OverrideSource {
+    let decision: OverrideDecision?
+    init(decision: OverrideDecision?) { self.decision = decision }
     func decision(forRoute routeID: String, session: String?, advance: Bool, honorHold: Bool) -> OverrideDecision? { decision }
 }
 

@@ -5,88 +5,47 @@ import Foundation
 #endif
 
 /// What happened to one request: the access log line and the journal entry are made from it.
+///
+/// A record keeps three things: the request (packed as it arrived and decoded when read, or as
+/// given), the plan it was answered by, and how it ended. What the record says about the route,
+/// the variant and why it was chosen is read from the plan, which for most requests is one
+/// reference the catalog shares (see `PlainPlans`): recording a request then copies no field.
 public struct RequestRecord: Sendable {
     /// The request as kept: packed as it arrived (decoded when read), or as given.
     private enum Kept: Sendable {
         case packed(PackedRequest, path: String?)
-        case plain(StubRequest)
+        indirect case plain(StubRequest)
     }
 
-    /// Every field, behind one reference copied on write: a record is moved through the journal
-    /// and the log, and copying one reference costs a fraction of copying a dozen.
-    private final class Fields: @unchecked Sendable {
-        // @unchecked: an instance is only written through `unique()`, which copies it first
-        // unless the writing record is its only owner; a shared instance is never written.
-        var kept: Kept
-        var session: String? = nil
-        var routeID: String? = nil
-        var operation: String? = nil
-        var route: Route? = nil
-        var variant: String? = nil
-        var selection: ResponsePlan.Selection? = nil
-        var sequenceStep: (step: Int, of: Int)? = nil
-        var nearMisses: JSONValue? = nil
-        var status: Int = 0
-        var delayMs: Int = 0
-        var fault: Fault? = nil
-        var proxied: Bool = false
-        var contract: [ContractViolation]? = nil
-        var stream: (eventsSent: Int, clientGone: Bool)? = nil
-        var clientGone: Bool = false
-        var elapsedMs: Double = 0
-        var bodyBytes: Int = 0
-        var receivedAt: Date
-
-        init(kept: Kept, receivedAt: Date) {
-            self.kept = kept
-            self.receivedAt = receivedAt
-        }
-
-        func copy() -> Fields {
-            let other = Fields(kept: kept, receivedAt: receivedAt)
-            other.session = session
-            other.routeID = routeID
-            other.operation = operation
-            other.route = route
-            other.variant = variant
-            other.selection = selection
-            other.sequenceStep = sequenceStep
-            other.nearMisses = nearMisses
-            other.status = status
-            other.delayMs = delayMs
-            other.fault = fault
-            other.proxied = proxied
-            other.contract = contract
-            other.stream = stream
-            other.clientGone = clientGone
-            other.elapsedMs = elapsedMs
-            other.bodyBytes = bodyBytes
-            return other
-        }
+    /// How a planned request ended, for its record.
+    struct Outcome: Sendable {
+        var status: Int
+        var fault: Fault?
+        var elapsedMs: Double
+        var bodyBytes: Int
+        var stream: (eventsSent: Int, clientGone: Bool)?
+        var clientGone: Bool
     }
 
-    private var fields: Fields
-
-    /// The fields, copied first when another record shares them.
-    private mutating func unique() -> Fields {
-        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
-        return fields
-    }
+    private var kept: Kept
+    /// The plan, without what it sent (see `ResponsePlan.keptByRecord`).
+    private var plan: ResponsePlan
+    private var outcome: Outcome
 
     /// The request as received, control parameters removed.
     public var request: StubRequest {
         get {
-            switch fields.kept {
+            switch kept {
             case .packed(let packed, let path): return packed.decoded(path: path)
             case .plain(let request): return request
             }
         }
-        set { unique().kept = .plain(newValue) }
+        set { kept = .plain(newValue) }
     }
 
     /// The method, without decoding the rest of the request.
     public var method: String {
-        switch fields.kept {
+        switch kept {
         case .packed(let packed, _): return packed.method
         case .plain(let request): return request.method
         }
@@ -94,7 +53,7 @@ public struct RequestRecord: Sendable {
 
     /// The path as journaled (a session prefix taken off), without decoding the rest.
     public var path: String {
-        switch fields.kept {
+        switch kept {
         case .packed(let packed, let path): return path ?? packed.path
         case .plain(let request): return request.path
         }
@@ -102,7 +61,7 @@ public struct RequestRecord: Sendable {
 
     /// True when the body is already cut to the journal's limit (a packed request keeps only that).
     var bodyIsTrimmed: Bool {
-        if case .packed = fields.kept { return true }
+        if case .packed = kept { return true }
         return false
     }
 
@@ -113,127 +72,130 @@ public struct RequestRecord: Sendable {
     }
     /// The `X-Stub-Session` it carried.
     public var session: String? {
-        get { fields.session }
-        set { unique().session = newValue }
+        get { plan.session }
+        set { plan.session = newValue }
     }
     /// The matched route, if any.
     public var routeID: String? {
-        get { fields.routeID }
-        set { unique().routeID = newValue }
+        get { plan.routeID }
+        set { plan.routeID = newValue }
     }
     /// The GraphQL operation named, for a request to a GraphQL endpoint (a batch: the names,
     /// comma-separated).
     public var operation: String? {
-        get { fields.operation }
-        set { unique().operation = newValue }
+        get { plan.operation }
+        set { plan.operation = newValue }
     }
     /// The matched route; the parameters are read from its template only when asked for, so
     /// recording a request costs no allocation for them.
     package var route: Route? {
-        get { fields.route }
-        set { unique().route = newValue }
+        get { plan.route }
+        set { plan.route = newValue }
     }
     /// The variant served, if any.
     public var variant: String? {
-        get { fields.variant }
-        set { unique().variant = newValue }
+        get { plan.variantName }
+        set { plan.variantName = newValue }
     }
     /// Why the variant was chosen: `request` (a control header or parameter), `sequence`,
     /// `override`, `when` (its conditions held) or `default`; nil when no variant was served.
-    public var selection: String? { fields.selection?.rawValue }
+    public var selection: String? { plan.selection?.rawValue }
     /// For a variant chosen by an admin sequence: which step, of how many.
-    public var sequenceStep: (step: Int, of: Int)? { fields.sequenceStep }
+    public var sequenceStep: (step: Int, of: Int)? { plan.sequenceStep }
 
     /// For a request no route matched: the closest routes of the stubs that answered it, and why
     /// each did not match (as its 404 body gave them).
     package var nearMisses: JSONValue? {
-        get { fields.nearMisses }
-        set { unique().nearMisses = newValue }
+        get { plan.nearMisses }
+        set { plan.nearMisses = newValue }
     }
 
     /// Notes why the variant was chosen, in one write.
     package mutating func chosen(by selection: ResponsePlan.Selection, step: (step: Int, of: Int)?) {
-        let f = unique()
-        f.selection = selection
-        f.sequenceStep = step
+        plan.selection = selection
+        plan.sequenceStep = step
     }
     /// The status sent; 0 for faults.
     public var status: Int {
-        get { fields.status }
-        set { unique().status = newValue }
+        get { outcome.status }
+        set { outcome.status = newValue }
     }
     /// The delay applied, in milliseconds.
     public var delayMs: Int {
-        get { fields.delayMs }
-        set { unique().delayMs = newValue }
+        get { plan.delayMs }
+        set { plan.delayMs = newValue }
     }
     /// The fault served, if any.
     public var fault: Fault? {
-        get { fields.fault }
-        set { unique().fault = newValue }
+        get { outcome.fault }
+        set { outcome.fault = newValue }
     }
     /// True when the response came from the upstream (`--proxy-unmatched`).
     public var proxied: Bool {
-        get { fields.proxied }
-        set { unique().proxied = newValue }
+        get { plan.proxied }
+        set { plan.proxied = newValue }
     }
     /// How the request broke its API contract (`serve --openapi`); nil when not checked.
     public var contract: [ContractViolation]? {
-        get { fields.contract }
-        set { unique().contract = newValue }
+        get { plan.contract }
+        set { plan.contract = newValue }
     }
     /// For a streamed body: the events sent, and whether the client left before the end.
     public var stream: (eventsSent: Int, clientGone: Bool)? {
-        get { fields.stream }
-        set { unique().stream = newValue }
+        get { outcome.stream }
+        set { outcome.stream = newValue }
     }
     /// True when the client left before its answer was complete: while the request was delayed,
     /// held, hanging or deferred, or before a stream's end.
     public var clientGone: Bool {
-        get { fields.clientGone }
-        set { unique().clientGone = newValue }
+        get { outcome.clientGone }
+        set { outcome.clientGone = newValue }
     }
     /// Time from the request's arrival to the response being queued (or the fault).
     public var elapsedMs: Double {
-        get { fields.elapsedMs }
-        set { unique().elapsedMs = newValue }
+        get { outcome.elapsedMs }
+        set { outcome.elapsedMs = newValue }
     }
     /// The body size received (the journal keeps the first `Limits.journalBodyBytes`).
     public var bodyBytes: Int {
-        get { fields.bodyBytes }
-        set { unique().bodyBytes = newValue }
+        get { outcome.bodyBytes }
+        set { outcome.bodyBytes = newValue }
     }
     /// Wall-clock time the request arrived.
-    public var receivedAt: Date {
-        get { fields.receivedAt }
-        set { unique().receivedAt = newValue }
-    }
+    public var receivedAt: Date
 
     /// Makes a record.
     public init(request: StubRequest, session: String?, routeID: String?, variant: String?, status: Int, delayMs: Int,
                 fault: Fault?, elapsedMs: Double, bodyBytes: Int, receivedAt: Date = Date()) {
-        self.init(kept: .plain(request), session: session, routeID: routeID, variant: variant, status: status, delayMs: delayMs,
-                  fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes, receivedAt: receivedAt)
+        var plan = ResponsePlan(response: .reply(Reply(status: status)), status: status)
+        if let session { plan.session = session }
+        if let routeID { plan.routeID = routeID }
+        if let variant { plan.variantName = variant }
+        if delayMs != 0 { plan.delayMs = delayMs }
+        kept = .plain(request)
+        self.plan = plan
+        outcome = Outcome(status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes, stream: nil, clientGone: false)
+        self.receivedAt = receivedAt
     }
 
-    /// A record of a packed request, journaled under `path` when given (a session prefix taken off).
-    package init(packed: PackedRequest, path: String?, session: String?, routeID: String?, variant: String?, status: Int, delayMs: Int,
-                 fault: Fault?, elapsedMs: Double, bodyBytes: Int) {
-        self.init(kept: .packed(packed, path: path), session: session, routeID: routeID, variant: variant, status: status,
-                  delayMs: delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes, receivedAt: Date())
+    /// The record of a request answered by `plan`, from its packed copy.
+    init(packed: PackedRequest, plan: ResponsePlan, outcome: Outcome) {
+        self.init(kept: .packed(packed, path: plan.scopedPath), plan: plan, outcome: outcome)
     }
 
-    private init(kept: Kept, session: String?, routeID: String?, variant: String?, status: Int, delayMs: Int,
-                 fault: Fault?, elapsedMs: Double, bodyBytes: Int, receivedAt: Date) {
-        let fields = Fields(kept: kept, receivedAt: receivedAt)
-        fields.session = session
-        fields.routeID = routeID
-        fields.variant = variant
-        fields.status = status
-        fields.delayMs = delayMs
-        fields.fault = fault
-        fields.elapsedMs = elapsedMs
-        fields.bodyBytes = bodyBytes
-        self.fields = fields
+    /// The record of a request answered by `plan`, from a snapshot (the journal's path already in it).
+    init(snapshot: StubRequest, plan: ResponsePlan, outcome: Outcome) {
+        self.init(kept: .plain(snapshot), plan: plan, outcome: outcome)
+    }
+
+    /// This runs for every request the journal or the log keeps: the plan is kept as it is (one
+    /// reference), nothing is copied field by field.
+    private init(kept: Kept, plan: ResponsePlan, outcome: Outcome) {
+        self.kept = kept
+        self.plan = plan.keptByRecord
+        var outcome = outcome
+        outcome.clientGone = outcome.clientGone || outcome.stream?.clientGone == true
+        self.outcome = outcome
+        receivedAt = Date()
     }
 }

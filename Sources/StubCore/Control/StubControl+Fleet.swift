@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a fleet's store calls back: the overrides other replicas set, and their journal's form.
 extension StubControl {
     /// Replaces the local copy of every scope's overrides with the store's. Steps taken here that
@@ -13,6 +15,7 @@ extension StubControl {
             }
             guard next != s.overrides else { return false }
             s.overrides = next
+            mayHaveOverrides.store(!next.isEmpty, ordering: .releasing)
             return true
         }
         if changed { noteChange() }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubSystem
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,6 +46,9 @@ public final class StubControl: OverrideSource, Sendable {
 
     // Internal, not private: the fleet extension (StubControl+Fleet.swift) replaces overrides under it.
     let state: Locked<State>
+    /// False while no scope has an override, so most requests skip the lock (see `decision`).
+    /// Written only under `state`'s lock: true when one is added, recomputed when one goes.
+    let mayHaveOverrides = Atomic<Bool>(false)
 
     /// Reads the state under its lock.
     func withState<T>(_ body: (State) -> T) -> T { state.withLock { body($0) } }
@@ -100,6 +104,7 @@ public final class StubControl: OverrideSource, Sendable {
         state.withLock { s in
             s.touch(Scope(session), now: now, inStore: inStore)
             s.overrides[Scope(session), default: [:]][route.id] = o
+            mayHaveOverrides.store(true, ordering: .releasing)
         }
         // Turning a hold off lets its requests go.
         if !o.hold { release(routeID: route.id, session: session, count: nil) }
@@ -116,6 +121,7 @@ public final class StubControl: OverrideSource, Sendable {
                 s.overrides[key] = nil
                 if case .session(let name) = key { s.sessions.forget(name) }
             }
+            mayHaveOverrides.store(!s.overrides.isEmpty, ordering: .releasing)
         }
         release(routeID: routeID, session: session, count: nil)
         noteChange()
@@ -134,6 +140,8 @@ public final class StubControl: OverrideSource, Sendable {
     /// For the planner: the next sequence step, else the sticky override. Advances the sequence
     /// only when `advance` is true (a request that picks its own variant does not use up a step).
     package func decision(forRoute routeID: String, session: String?, advance: Bool, honorHold: Bool) -> OverrideDecision? {
+        // Most requests come with no override anywhere: one atomic read instead of the lock.
+        guard mayHaveOverrides.load(ordering: .acquiring) else { return nil }
         var storeStep: (token: String, steps: Int)?
         let local = state.withLock { s -> OverrideDecision? in
             // Most requests come with no override anywhere: skip hashing the session and route.
@@ -242,6 +250,7 @@ public final class StubControl: OverrideSource, Sendable {
         state.withLock { s in
             let scope = Scope(session)
             s.overrides[scope] = nil
+            mayHaveOverrides.store(!s.overrides.isEmpty, ordering: .releasing)
             if case .session(let name) = scope { s.sessions.forget(name) }
             s.journal.removeAll { $0.record.session == session }
         }

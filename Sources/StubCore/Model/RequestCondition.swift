@@ -25,21 +25,32 @@ public struct RequestCondition: Sendable, Equatable {
     /// True when the request behind `view` satisfies every listed value.
     func holds(for view: inout RequestView) -> Bool {
         // Plain loops rather than closures over `view`: this runs for every variant with a `when`.
-        for (name, want) in path {
-            guard let got = view.parameter(name), want == "*" || got == want else { return false }
+        // Most conditions list one kind of value; an empty dictionary is not even iterated.
+        if !path.isEmpty {
+            for (name, want) in path {
+                guard let got = view.parameter(name), want == "*" || got == want else { return false }
+            }
         }
-        for (name, want) in query {
-            let got = view.queryValues(name)
-            guard !got.isEmpty, want == "*" || got.contains(want) else { return false }
+        if !query.isEmpty {
+            for (name, want) in query {
+                let got = view.queryValues(name)
+                guard !got.isEmpty, want == "*" || got.contains(want) else { return false }
+            }
         }
-        for (name, want) in headers {
-            guard let got = view.header(name), want == "*" || got == want else { return false }
+        if !headers.isEmpty {
+            for (name, want) in headers {
+                guard let got = view.header(name), want == "*" || got == want else { return false }
+            }
         }
-        for (name, want) in body {
-            guard let got = view.bodyField(name), want == "*" || got == want else { return false }
+        if !body.isEmpty {
+            for (name, want) in body {
+                guard let got = view.bodyField(name), want == "*" || got == want else { return false }
+            }
         }
-        for (name, want) in variables {
-            guard let got = view.graphQL?.variable(name), want == "*" || got == want else { return false }
+        if !variables.isEmpty {
+            for (name, want) in variables {
+                guard let got = view.graphQL?.variable(name), want == "*" || got == want else { return false }
+            }
         }
         return true
     }

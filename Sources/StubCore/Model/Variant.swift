@@ -28,6 +28,12 @@ public final class Variant: Sendable {
     /// route.json (`app/user/route.json: variants.404.error`); nil without a body.
     public let bodySource: String?
 
+    /// True when the variant has a `when` and it holds for the request behind `view`. The
+    /// condition is read where it lies: copying it out would retain each of its dictionaries.
+    func selected(by view: inout RequestView) -> Bool {
+        condition?.holds(for: &view) ?? false
+    }
+
     /// Makes a variant from prepared parts.
     package init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
                 delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, template: ResponseTemplate? = nil,

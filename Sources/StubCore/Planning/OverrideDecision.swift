@@ -26,8 +26,10 @@ package struct OverrideDecision: Sendable {
     }
 }
 
-/// Where the planner asks for admin overrides; asking may advance a sequence.
-package protocol OverrideSource: Sendable {
+/// Where the planner asks for admin overrides; asking may advance a sequence. A class, so the
+/// planner passes it along as one reference (a struct's existential is copied through its value
+/// witnesses at every step of every request).
+package protocol OverrideSource: AnyObject, Sendable {
     /// The override for the next request to `routeID` in `session` (nil = global scope);
     /// `advance` is false when the request picked its own variant, so no sequence step is used.
     /// With `honorHold`, a held route's decision is only `hold` (no step used); a request

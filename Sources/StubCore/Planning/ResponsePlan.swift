@@ -157,6 +157,18 @@ package struct ResponsePlan: Sendable {
         return plan
     }
 
+    /// The plan as a journal record keeps it: what it says of the route, the variant and why,
+    /// without what it sent (a rendered or replied body, a stream, deferred work), so a record
+    /// holds no body. A plan that serves a variant as prepared is kept as it is, shared.
+    var keptByRecord: ResponsePlan {
+        if case .variant = response, renderedBody == nil, stream == nil { return self }
+        var kept = self
+        kept.response = .reply(Reply(status: status))
+        kept.renderedBody = nil
+        kept.stream = nil
+        return kept
+    }
+
     /// The variant served, when the plan serves one.
     package var variant: Variant? {
         if case .variant(let variant, _) = response { return variant }

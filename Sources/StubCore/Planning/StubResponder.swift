@@ -14,6 +14,8 @@ package final class StubResponder: Sendable {
     /// `contract != nil`, kept apart: binding the optional existential copies it, and every
     /// request would pay for that without `--openapi`.
     let checksContract: Bool
+    /// `logger != nil`, kept apart for the same reason: `logger != nil` copies the existential.
+    let logs: Bool
 
     /// A responder; `admin` nil turns the admin API off, `logger` nil the access log.
     package init(control: StubControl, admin: AdminAPI?, baseDelayMs: Int = 0, logger: (any RequestLogger)? = nil,
@@ -25,6 +27,7 @@ package final class StubResponder: Sendable {
         self.unmatched = unmatched
         self.contract = contract
         checksContract = contract != nil
+        logs = logger != nil
     }
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
@@ -62,8 +65,10 @@ package final class StubResponder: Sendable {
             }
             if checksContract, !plan.hold, let contract, let route = plan.route { check(&plan, head, route: route, contract: contract) }
         }
-        plan.session = session
-        plan.scopedPath = scopedPath
+        // Written only when set: a plain variant's plan is shared (see `PlainPlans`), and a write
+        // would copy it.
+        if let session { plan.session = session }
+        if let scopedPath { plan.scopedPath = scopedPath }
         return plan
     }
 
@@ -113,12 +118,12 @@ package final class StubResponder: Sendable {
     /// transport copies each request once, before planning, and answers every lookup from that
     /// copy; a request that waits then carries no copying into the burst when many delays end.
     package var recordsRequests: Bool {
-        control.keepsJournal || logger != nil
+        control.keepsJournal || logs
     }
 
     /// Whether `completed` records this request (admin calls are logged but not journaled).
     func keepsRecord(of plan: ResponsePlan) -> Bool {
-        (plan.journaled && control.keepsJournal) || logger != nil
+        (plan.journaled && control.keepsJournal) || logs
     }
 
     /// Journals and logs a finished request. `status` is what was sent (0 for a fault),
@@ -127,27 +132,18 @@ package final class StubResponder: Sendable {
                            stream: (eventsSent: Int, clientGone: Bool)? = nil, clientGone: Bool = false) {
         guard keepsRecord(of: plan) else { return }
         let journals = plan.journaled && control.keepsJournal
-        var record: RequestRecord
+        let outcome = RequestRecord.Outcome(status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes, stream: stream,
+                                            clientGone: clientGone)
+        let record: RequestRecord
         if let packed = request.packedCopy {
             // The copy made before planning is the record's: nothing is decoded or copied again.
-            record = RequestRecord(packed: packed, path: plan.scopedPath, session: plan.session, routeID: plan.routeID,
-                                   variant: plan.variantName, status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs,
-                                   bodyBytes: bodyBytes)
+            record = RequestRecord(packed: packed, plan: plan, outcome: outcome)
         } else {
             var snapshot = request.snapshot()
             if let scopedPath = plan.scopedPath { snapshot.path = scopedPath }
-            record = RequestRecord(request: snapshot, session: plan.session, routeID: plan.routeID, variant: plan.variantName,
-                                   status: status, delayMs: plan.delayMs, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes)
+            record = RequestRecord(snapshot: snapshot, plan: plan, outcome: outcome)
         }
-        record.route = plan.route
-        if let selection = plan.selection { record.chosen(by: selection, step: plan.sequenceStep) }
-        if let misses = plan.nearMisses { record.nearMisses = misses }
-        record.proxied = plan.proxied
-        if let operation = plan.operation { record.operation = operation }
-        record.stream = stream
-        record.clientGone = clientGone || stream?.clientGone == true
-        record.contract = plan.contract
-        logger?.log(record)
+        if logs, let logger { logger.log(record) }
         if journals { control.record(record) }
     }
 }

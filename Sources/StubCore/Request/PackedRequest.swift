@@ -2,18 +2,36 @@
 /// path and scheme beside it: the copy the journal and the access log keep of every request,
 /// made with one allocation and decoded into a `StubRequest` only when someone reads it.
 /// Each pair is written as a 2-byte name length, the name, a 4-byte value length and the value.
-package struct PackedRequest: Sendable {
+/// The value is one reference: copying it (into the record, out of the request) is one retain.
+// @unchecked Sendable: the storage's header and bytes are written only in `pack`, before it is
+// shared with anyone, and only read afterwards (the standard library's ManagedBuffer is not Sendable).
+package struct PackedRequest: @unchecked Sendable {
+    private let storage: Storage
+
     /// The request method.
-    package let method: String
+    package var method: String { storage.header.method }
     /// The path as sent.
-    package let path: String
+    package var path: String { storage.header.path }
     /// HTTP or HTTPS.
-    package let scheme: RequestScheme
-    private let bytes: [UInt8]
-    private let queryCount: Int
-    private let headerCount: Int
-    /// Where the body starts in `bytes`.
-    private let bodyStart: Int
+    package var scheme: RequestScheme { storage.header.scheme }
+
+    /// What the buffer holds besides its bytes.
+    struct Layout {
+        let method: String
+        let path: String
+        let scheme: RequestScheme
+        /// Bytes written.
+        var count = 0
+        var queryCount = 0
+        var headerCount = 0
+        /// Where the body starts among the bytes.
+        var bodyStart = 0
+        /// Whether a query name starts with `__` or a header name with `X-Stub-`, noted as written.
+        var controls = false
+    }
+
+    /// The header and the bytes in one allocation.
+    final class Storage: ManagedBuffer<Layout, UInt8> {}
 
     /// Writes pairs into the packed request's buffer as it is made (see `pack`): a length, then
     /// the bytes, each with one copy, into room reserved up front.
@@ -25,6 +43,8 @@ package struct PackedRequest: Sendable {
         fileprivate private(set) var headerCount = 0
         /// True when a pair did not fit; the packing is then given up (see `pack`).
         fileprivate private(set) var overflowed = false
+        /// Whether a pair's name had a control's prefix.
+        fileprivate private(set) var controls = false
 
         fileprivate init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
             base = buffer.baseAddress!
@@ -34,11 +54,17 @@ package struct PackedRequest: Sendable {
         /// Adds a query parameter; all of them come before the first header.
         package mutating func addQuery(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
             if put(name, value) { queryCount += 1 }
+            if !controls && ControlNames.isControlQuery(Writer.bytes(name)) { controls = true }
         }
 
         /// Adds a header.
         package mutating func addHeader(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
             if put(name, value) { headerCount += 1 }
+            if !controls && ControlNames.isControlHeader(Writer.bytes(name)) { controls = true }
+        }
+
+        private static func bytes(_ raw: UnsafeRawBufferPointer) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count)
         }
 
         private mutating func put(_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Bool {
@@ -76,25 +102,35 @@ package struct PackedRequest: Sendable {
     /// not fit (the caller then keeps no copy and reads the request where it lies).
     package static func pack(capacity: Int, method: String, path: String, scheme: RequestScheme, body: [UInt8], bodyLimit: Int,
                              _ fill: (inout Writer) -> Void) -> PackedRequest? {
-        var queryCount = 0, headerCount = 0, bodyStart = 0, complete = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, initialized in
-            var writer = Writer(buffer)
+        let room = max(capacity, 1)
+        let storage = unsafeDowncast(Storage.create(minimumCapacity: room) { _ in Layout(method: method, path: path, scheme: scheme) },
+                                     to: Storage.self)
+        let complete = storage.withUnsafeMutablePointers { layout, elements in
+            var writer = Writer(UnsafeMutableBufferPointer(start: elements, count: room))
             fill(&writer)
-            bodyStart = writer.putBody(body.prefix(bodyLimit))
-            (queryCount, headerCount, complete) = (writer.queryCount, writer.headerCount, !writer.overflowed)
-            initialized = writer.count
+            layout.pointee.bodyStart = writer.putBody(body.prefix(bodyLimit))
+            layout.pointee.count = writer.count
+            layout.pointee.queryCount = writer.queryCount
+            layout.pointee.headerCount = writer.headerCount
+            layout.pointee.controls = writer.controls
+            return !writer.overflowed
         }
-        guard complete else { return nil }
-        return PackedRequest(method: method, path: path, scheme: scheme, bytes: bytes, queryCount: queryCount, headerCount: headerCount,
-                             bodyStart: bodyStart)
+        return complete ? PackedRequest(storage: storage) : nil
+    }
+
+    /// The bytes written, for reading.
+    private func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>, Layout) -> R) -> R {
+        storage.withUnsafeMutablePointers { layout, elements in
+            body(UnsafeBufferPointer(start: elements, count: layout.pointee.count), layout.pointee)
+        }
     }
 
     /// Calls `visit` with each pair of the query (`headers` false) or the headers, until it returns false.
     private func forEach(headers: Bool, _ visit: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
-        bytes.withUnsafeBufferPointer { all in
+        withBytes { all, layout in
             var at = 0
-            let skip = headers ? queryCount : 0
-            for index in 0..<(skip + (headers ? headerCount : queryCount)) {
+            let skip = headers ? layout.queryCount : 0
+            for index in 0..<(skip + (headers ? layout.headerCount : layout.queryCount)) {
                 let n = Int(all[at]) | Int(all[at + 1]) << 8
                 let name = UnsafeBufferPointer(rebasing: all[(at + 2)..<(at + 2 + n)])
                 at += 2 + n
@@ -151,7 +187,7 @@ package struct PackedRequest: Sendable {
     /// The query parameters, or the headers, decoded.
     package func pairs(headers: Bool) -> [(name: String, value: String)] {
         var out: [(name: String, value: String)] = []
-        out.reserveCapacity(headers ? headerCount : queryCount)
+        out.reserveCapacity(headers ? storage.header.headerCount : storage.header.queryCount)
         forEach(headers: headers) { key, value in
             out.append((String(decoding: key, as: UTF8.self), String(decoding: value, as: UTF8.self)))
             return true
@@ -160,22 +196,10 @@ package struct PackedRequest: Sendable {
     }
 
     /// The body kept (its first `Limits.journalBodyBytes` bytes).
-    package var body: [UInt8] { Array(bytes[bodyStart...]) }
+    package var body: [UInt8] { withBytes { all, layout in Array(all[layout.bodyStart...]) } }
 
-    /// Whether a header name starts with `X-Stub-` or a query name with `__`.
-    package var mayCarryControls: Bool {
-        var seen = false
-        forEach(headers: false) { key, _ in
-            seen = ControlNames.isControlQuery(key)
-            return !seen
-        }
-        if seen { return true }
-        forEach(headers: true) { key, _ in
-            seen = ControlNames.isControlHeader(key)
-            return !seen
-        }
-        return seen
-    }
+    /// Whether a header name starts with `X-Stub-` or a query name with `__` (noted while packing).
+    package var mayCarryControls: Bool { storage.header.controls }
 
     /// The request as the journal shows it: control query parameters left out, `path` instead
     /// of the one sent when given (a session prefix taken off).
