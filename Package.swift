@@ -36,7 +36,7 @@ let package = Package(
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
         .systemLibrary(name: "CSystem"),
-        .target(name: "StubSystem"),
+        .target(name: "StubSystem", dependencies: ["CSystem"]),
         .target(name: "StubCore", dependencies: ["StubSystem"]),
         .target(name: "StubTLS", dependencies: ["StubCore", "StubSystem", "CGnuTLS"]),
         .target(name: "StubCapture", dependencies: ["StubCore", "StubSystem"]),

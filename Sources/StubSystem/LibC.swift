@@ -134,6 +134,21 @@ package enum LibC {
         #endif
     }
 
+    /// Makes the kernel abort a TCP connection whose sent data stays unacknowledged, or unsent
+    /// for a zero window (a client that stopped reading), for `ms` milliseconds: TCP_USER_TIMEOUT,
+    /// Linux only. False where the platform has no such option.
+    package static func abortStalledSends(_ fd: Int32, afterMs ms: Int) throws(SystemCallError) -> Bool {
+        #if os(Linux)
+        var value = UInt32(clamping: ms)
+        _ = try SystemCall.run("setsockopt TCP_USER_TIMEOUT") {
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &value, socklen_t(MemoryLayout<UInt32>.size))
+        }
+        return true
+        #else
+        return false
+        #endif
+    }
+
     /// A condition variable whose timed waits run on CLOCK_MONOTONIC (Linux), or that waits for a
     /// relative time (Darwin, which cannot choose the clock): see `wait(_:_:untilNs:)`.
     package static func initMonotonicCondition(_ condition: UnsafeMutablePointer<pthread_cond_t>) {

@@ -106,6 +106,40 @@ import Testing
         }
     }
 
+    @Test func aQuietKeptAliveConnectionIsClosedAfterTheIdleTime() async throws {
+        try await withServer(configure: { $0.idleTimeoutSeconds = 1 }) { server in
+            let socket = try RawSocket(port: server.port)
+            socket.send(Array("GET /api/v1/users/1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            let start = ContinuousClock.now
+            // Read until the server closes, or 8 s pass with nothing more.
+            let answer = String(decoding: await socket.read(timeoutSeconds: 8), as: UTF8.self)
+            let waited = ContinuousClock.now - start
+            #expect(answer.hasPrefix("HTTP/1.1 200"))
+            #expect(waited > .milliseconds(900) && waited < .seconds(6), "closed after \(waited)")
+            for _ in 0..<100 where server.bridge.admission.counts.open > 0 { try await Task.sleep(nanoseconds: 20_000_000) }
+            #expect(server.bridge.admission.counts.open == 0)
+        }
+    }
+
+    @Test func aClientThatStopsReadingItsAnswerIsCutOffAfterTheIdleTime() async throws {
+        // 8 MB cannot sit in the sockets' buffers: the server is left with bytes it cannot send.
+        let big = String(repeating: "x", count: 8 << 20)
+        let stubs = try TemporaryStubDirectory(["svc/big/route.json": #"{"method": "GET", "path": "/big"}"#,
+                                                "svc/big/200.json": #"{"data": "\#(big)"}"#])
+        try await withServer(stubs: stubs.url, configure: { $0.idleTimeoutSeconds = 1 }) { server in
+            let socket = try RawSocket(port: server.port)
+            var small: Int32 = 4096
+            setsockopt(socket.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            socket.send(Array("GET /big HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            for _ in 0..<100 where server.bridge.admission.counts.open == 0 { try await Task.sleep(nanoseconds: 20_000_000) }
+            #expect(server.bridge.admission.counts.open == 1)
+            // Never read: the connection must be gone within the idle time and some slack.
+            for _ in 0..<300 where server.bridge.admission.counts.open > 0 { try await Task.sleep(nanoseconds: 20_000_000) }
+            #expect(server.bridge.admission.counts.open == 0, "a client that stopped reading kept its connection")
+            _ = socket
+        }
+    }
+
     @Test func aKeptAliveConnectionIsNotCutWhileItsRequestWaits() async throws {
         try await withServer(configure: { $0.headerTimeoutMs = 300 }) { server in
             // A delay longer than the head deadline: the deadline covers the head only.

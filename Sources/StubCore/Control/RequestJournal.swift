@@ -1,3 +1,4 @@
+import StubSystem
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -21,6 +22,9 @@ public struct RequestJournal: Sendable {
     /// How many entries are kept.
     public let capacity: Int
     private var ring: [Entry] = []
+    /// Beside each entry of `ring`, where its packed request lies (0 for none), noted while the
+    /// record was fresh: read when the entry is about to be dropped, without touching the record.
+    private var storage: [UInt] = []
     private var start = 0
     private var nextID = 1
 
@@ -51,15 +55,32 @@ public struct RequestJournal: Sendable {
         RequestJournal.trim(&record)
         // Moved, never copied: a record holds a dozen counted references, and each copy of it
         // retains and releases every one.
+        let address = record.keptAddress
         var entry = Entry(id: nextID, record: consume record)
         nextID += 1
         if ring.count < capacity {
             ring.append(consume entry)
+            storage.append(address)
             return nil
         }
         swap(&ring[start], &entry)
+        storage[start] = address
         start = (start + 1) % capacity
+        prefetchNextDrops()
         return entry
+    }
+
+    /// The entry the next append drops, and the packed request it holds, were last touched a
+    /// journal's length of requests ago and have left the cache: ask for the request now, and
+    /// for the entry after it, so appends do not wait for memory.
+    private func prefetchNextDrops() {
+        if let request = UnsafeRawPointer(bitPattern: storage[start]) { Prefetch.forWriting(request) }
+        let after = (start + 1) % capacity
+        ring.withUnsafeBufferPointer { slots in
+            guard let base = slots.baseAddress else { return }
+            Prefetch.forWriting(base + after)
+            Prefetch.forWriting(UnsafeRawPointer(base + after) + MemoryLayout<Entry>.stride - 1)
+        }
     }
 
     /// The id of the last entry appended (0 before the first).
@@ -96,6 +117,7 @@ public struct RequestJournal: Sendable {
     public mutating func removeAll(where shouldRemove: (Entry) -> Bool) {
         let kept = entries.filter { !shouldRemove($0) }
         ring = kept
+        storage = kept.map(\.record.keptAddress)
         start = 0
     }
 }

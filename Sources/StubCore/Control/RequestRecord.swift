@@ -59,6 +59,12 @@ public struct RequestRecord: Sendable {
         }
     }
 
+    /// Where the packed request's storage lies, 0 without one: a cache hint for the journal.
+    var keptAddress: UInt {
+        if case .packed(let packed, _) = kept { return packed.storageAddress }
+        return 0
+    }
+
     /// True when the body is already cut to the journal's limit (a packed request keeps only that).
     var bodyIsTrimmed: Bool {
         if case .packed = kept { return true }

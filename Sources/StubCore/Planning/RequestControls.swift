@@ -26,17 +26,15 @@ package struct RequestControls: Sendable, Equatable {
     package static func read(from request: any RequestHead) -> Result<RequestControls, ReplyFailure> {
         var controls = RequestControls()
         guard request.mayCarryControls else { return .success(controls) }
-        func value(header: String, query: String) -> String? {
-            request.header(header) ?? request.queryValue(query)
-        }
-        controls.variant = value(header: "X-Stub-Variant", query: "__variant")
-        if let text = value(header: "X-Stub-Delay", query: "__delay") {
+        // A static helper, not a local function: capturing `request` would copy the existential.
+        controls.variant = value(request, header: "X-Stub-Variant", query: "__variant")
+        if let text = value(request, header: "X-Stub-Delay", query: "__delay") {
             guard let ms = Int(text.trimmingASCIISpaces()), ms >= 0, ms <= Limits.maxDelayMs else {
                 return .failure(ReplyFailure(.error(400, "invalid delay", [("value", .string(text)), ("expected", .string(Limits.delayExpectation))])))
             }
             controls.delayMs = ms
         }
-        if let text = value(header: "X-Stub-Fault", query: "__fault") {
+        if let text = value(request, header: "X-Stub-Fault", query: "__fault") {
             let name = text.trimmingASCIISpaces()
             if name.hasPrefix("cut-after="), let n = Int(name.dropFirst("cut-after=".count)), n >= 0 {
                 controls.cutAfter = n
@@ -48,13 +46,18 @@ package struct RequestControls: Sendable, Equatable {
                 ])))
             }
         }
-        if let text = value(header: "X-Stub-Throttle", query: "__throttle") {
+        if let text = value(request, header: "X-Stub-Throttle", query: "__throttle") {
             guard let rate = Int(text.trimmingASCIISpaces()), rate >= 1 else {
                 return .failure(ReplyFailure(.error(400, "invalid throttle", [("value", .string(text)), ("expected", .string("bytes per second, at least 1"))])))
             }
             controls.throttleBytesPerSecond = rate
         }
         return .success(controls)
+    }
+
+    /// A control's value: its header, else its query parameter.
+    private static func value(_ request: any RequestHead, header: String, query: String) -> String? {
+        request.header(header) ?? request.queryValue(query)
     }
 }
 

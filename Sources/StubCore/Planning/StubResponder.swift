@@ -32,20 +32,23 @@ package final class StubResponder: Sendable {
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
     package func respond(to request: any RequestHead, catalog: StubCatalog, releasedFromHold: Bool = false) -> ResponsePlan {
-        // An empty session header is no session: "" must never name (and so expire) the global scope.
-        var session = request.mayCarryControls ? request.header(Limits.sessionHeader).flatMap { $0.isEmpty ? nil : $0 } : nil
-        var head = request
-        var scopedPath: String?
         // A session in the path beats the header: it is the more specific of the two.
         if StubResponder.mayBeReserved(request.path), let split = SessionScopedRequest.split(request) {
             switch split {
             case .failure(let failure): return .reply(failure.reply)
             case .success(let scoped):
-                head = scoped
-                session = scoped.session
-                scopedPath = scoped.path
+                return respond(to: scoped, session: scoped.session, scopedPath: scoped.path, catalog: catalog, releasedFromHold: releasedFromHold)
             }
         }
+        // An empty session header is no session: "" must never name (and so expire) the global scope.
+        let session = request.mayCarryControls ? request.header(Limits.sessionHeader).flatMap { $0.isEmpty ? nil : $0 } : nil
+        return respond(to: request, session: session, scopedPath: nil, catalog: catalog, releasedFromHold: releasedFromHold)
+    }
+
+    /// Plans the response to `head` (the request, or its session-scoped form), which is only
+    /// borrowed: a copy of the existential would retain the request and release it again.
+    private func respond(to head: any RequestHead, session: String?, scopedPath: String?, catalog: StubCatalog,
+                         releasedFromHold: Bool) -> ResponsePlan {
         var plan: ResponsePlan
         // The prefix test comes first and compares bytes: a plain request pays for nothing more.
         if StubResponder.isAdminPath(head.path), let admin {

@@ -118,6 +118,9 @@ package struct PackedRequest: @unchecked Sendable {
         return complete ? PackedRequest(storage: storage) : nil
     }
 
+    /// Where the storage lies, as a number: a cache hint (see `RequestJournal`), never a reference.
+    var storageAddress: UInt { UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque()) }
+
     /// The bytes written, for reading.
     private func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>, Layout) -> R) -> R {
         storage.withUnsafeMutablePointers { layout, elements in

@@ -56,4 +56,9 @@ final class LimitReport: Sendable {
         guard let times else { return }
         log(times > 1 ? "\(line()) (\(times) times since the last report)" : line())
     }
+
+    /// Counts `times` events of `kind` for health, with no log line (routine events).
+    func count(_ kind: Kind, times: Int) {
+        tally.withLock { $0.total[kind.rawValue] += times }
+    }
 }

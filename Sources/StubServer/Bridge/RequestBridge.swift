@@ -27,13 +27,17 @@ final class RequestBridge: Sendable {
     let bodyBudget: BodyBudget
     /// Makes deferred replies (reloads, upstream calls) at a bounded cost.
     let jobs: DeferredJobs
+    /// How long a client may leave sent bytes unread before the kernel aborts its connection
+    /// (the idle timeout, when libmicrohttpd's own timer is off); nil: no such limit.
+    let stalledSendLimitMs: Int?
 
     var responder: StubResponder { environment.responder }
 
     init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, holdCapMs: Int, maxBody: Int,
          bodyMemory: Int = .max, maxHead: Int = 6144, watchHangups: Bool = true, useEpoll: Bool = true,
-         deferredWaitingLimit: Int = 10_000) throws(SystemCallError) {
+         deferredWaitingLimit: Int = 10_000, stalledSendLimitMs: Int? = nil) throws(SystemCallError) {
         self.maxHead = maxHead
+        self.stalledSendLimitMs = stalledSendLimitMs
         bodyBudget = BodyBudget(limit: max(bodyMemory, maxBody))
         self.store = store
         self.admission = admission

@@ -102,11 +102,15 @@ func stubdConnectionChanged(
     _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, _ change: MHD_ConnectionNotificationCode
 ) {
     guard let cls, let connection, let socketContext else { return }
-    let admission = Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue().admission
+    let bridge = Unmanaged<RequestBridge>.fromOpaque(cls).takeUnretainedValue()
+    let admission = bridge.admission
     switch change {
     case .CONNECTION_NOTIFY_STARTED:
         let address = CMHD_client_address(connection).flatMap(ClientAddress.init)
-        let entry = admission.opened(fd: CMHD_connection_fd(connection), address: address, now: MonotonicClock.now())
+        let fd = CMHD_connection_fd(connection)
+        // A client that stops reading its answer is cut off by the kernel (no timer here reads the clock).
+        if let limit = bridge.stalledSendLimitMs { _ = try? LibC.abortStalledSends(fd, afterMs: limit) }
+        let entry = admission.opened(fd: fd, address: address, now: MonotonicClock.now())
         // Retained here, released when the connection closes.
         socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
     case .CONNECTION_NOTIFY_CLOSED:

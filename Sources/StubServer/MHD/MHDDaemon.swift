@@ -28,7 +28,8 @@ final class MHDDaemon: @unchecked Sendable {
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.daemonConnectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryBytes, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.idleTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: MHDDaemon.timesIdleConnections ? configuration.idleTimeoutSeconds : 0,
+                           ptr_value: nil),
         ]
         if tls != nil {
             guard pemTexts.count == 2 else { throw .tlsFailed }
@@ -47,6 +48,18 @@ final class MHDDaemon: @unchecked Sendable {
                               stubdConnectionChanged, buffer.baseAddress)
         }
         guard pointer != nil else { throw tls == nil ? .transportFailed : .tlsFailed }
+    }
+
+    /// Whether libmicrohttpd's own idle timer closes quiet connections. It reads the clock about
+    /// eight times per request. On Linux its work is done elsewhere: `ConnectionAdmission`'s
+    /// sweeper closes connections idle past the idle time, and TCP_USER_TIMEOUT aborts those
+    /// whose client stopped reading an answer (`stubdConnectionChanged`). Other platforms keep it.
+    static var timesIdleConnections: Bool {
+        #if os(Linux)
+        false
+        #else
+        true
+        #endif
     }
 
     deinit {

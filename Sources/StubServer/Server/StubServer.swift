@@ -112,7 +112,9 @@ public final class StubServer: Sendable {
             madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, holdCapMs: configuration.holdCapMs,
                                            maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes, maxHead: configuration.maxHeadBytes,
                                            useEpoll: EventLoopChoice.usesEpoll(configuration.eventLoop),
-                                           deferredWaitingLimit: configuration.maxWaitingDeferred)
+                                           deferredWaitingLimit: configuration.maxWaitingDeferred,
+                                           stalledSendLimitMs: MHDDaemon.timesIdleConnections || configuration.idleTimeoutSeconds <= 0
+                                               ? nil : configuration.idleTimeoutSeconds * 1000)
             sweeper = try HeaderTimeoutSweeper(admission: admission)
         } catch {
             for socket in sockets { close(socket.fd) }

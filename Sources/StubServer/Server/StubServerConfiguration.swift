@@ -196,9 +196,10 @@ public struct StubServerConfiguration: Sendable {
     /// The limits `ConnectionAdmission` enforces.
     var admissionLimits: ConnectionAdmission.Limits {
         let defaultCap = bindsLoopback ? 0 : max(1, connectionLimit / 2)
-        // Idle 0 is libmicrohttpd's "no timeout": no idle deadline either. Otherwise one second of
-        // slack, so a quiet connection is closed by libmicrohttpd's own idle timer, and only one
-        // that keeps sending without finishing a head is cut here.
+        // Idle 0 means no timeout: no idle deadline either. Otherwise one second of slack: where
+        // libmicrohttpd keeps its own idle timer (see `MHDDaemon.timesIdleConnections`) it closes
+        // a quiet connection first, and only one that keeps sending without finishing a head is
+        // cut here; on Linux the sweeper closes both.
         let idle = idleTimeoutSeconds <= 0 ? UInt64.max : UInt64(min(idleTimeoutSeconds, Limits.maxDurationMs / 1000) + 1) * 1_000_000_000
         return ConnectionAdmission.Limits(connections: max(1, connectionLimit), perClient: max(0, maxClientConnections ?? defaultCap),
                                           headerTimeoutNs: UInt64(max(1, min(headerTimeoutMs, Limits.maxDurationMs))) * 1_000_000, idleNs: idle,

@@ -1,0 +1,11 @@
+internal import CSystem
+
+/// Cache hints for memory the caller will touch soon and has not touched for long (the oldest
+/// entries of a ring): asking early lets the wait for memory overlap other work.
+public enum Prefetch {
+    /// Asks for the cache line at `address`, to be written soon. A hint: it never faults.
+    @inline(__always)
+    public static func forWriting(_ address: UnsafeRawPointer) {
+        CSystem_prefetch_for_writing(address)
+    }
+}
