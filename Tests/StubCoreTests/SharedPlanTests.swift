@@ -1,3 +1,4 @@
+import Foundation
 @testable import StubCore
 import Testing
 
@@ -94,7 +95,8 @@ import Testing
     @Test func aRecordReadsWhatThePlanAndTheOutcomeSay() {
         var plan = plan(StubRequest(method: "GET", path: "/users/2"))
         plan.session = "s1"
-        let outcome = RequestRecord.Outcome(status: 200, fault: nil, elapsedMs: 1.5, bodyBytes: 0, stream: (3, true), clientGone: false)
+        let outcome = RequestRecord.Outcome(status: 200, fault: nil, elapsedMs: 1.5, bodyBytes: 0, stream: (3, true), clientGone: false,
+                                            receivedAt: Date())
         let record = RequestRecord(snapshot: StubRequest(method: "GET", path: "/users/2"), plan: plan, outcome: outcome)
         #expect(record.variant == "200-two" && record.routeID == "app/user" && record.selection == "when" && record.session == "s1")
         #expect(record.status == 200 && record.elapsedMs == 1.5 && record.stream?.eventsSent == 3 && record.clientGone)

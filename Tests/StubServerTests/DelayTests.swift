@@ -25,6 +25,19 @@ import Testing
         }
     }
 
+    @Test func theJournalDatesADelayedRequestWhenItArrived() async throws {
+        try await withServer { server in
+            let before = Date()
+            let got = try await HTTPClient.fetch(server.url("/api/v1/users"), headers: ["X-Stub-Delay": "600"])
+            let after = Date()
+            #expect(got.status == 200)
+            let entry = try #require(server.journal().last)
+            // Arrival, not the answer 600 ms later (the clocks may differ by a millisecond's truncation).
+            #expect(entry.receivedAt >= before.addingTimeInterval(-0.002), "\(entry.receivedAt) before \(before)")
+            #expect(entry.receivedAt < after.addingTimeInterval(-0.5), "\(entry.receivedAt) is not the arrival")
+        }
+    }
+
     @Test func headerAndQueryDelaysHoldTheResponse() async throws {
         try await withServer { server in
             let (byHeader, headerMs) = try await timed(server.url("/api/v1/users"), headers: ["X-Stub-Delay": "300"])

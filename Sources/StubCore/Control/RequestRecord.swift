@@ -25,6 +25,8 @@ public struct RequestRecord: Sendable {
         var bodyBytes: Int
         var stream: (eventsSent: Int, clientGone: Bool)?
         var clientGone: Bool
+        /// When the request arrived.
+        var receivedAt: Date
     }
 
     private var kept: Kept
@@ -168,7 +170,10 @@ public struct RequestRecord: Sendable {
         set { outcome.bodyBytes = newValue }
     }
     /// Wall-clock time the request arrived.
-    public var receivedAt: Date
+    public var receivedAt: Date {
+        get { outcome.receivedAt }
+        set { outcome.receivedAt = newValue }
+    }
 
     /// Makes a record.
     public init(request: StubRequest, session: String?, routeID: String?, variant: String?, status: Int, delayMs: Int,
@@ -180,8 +185,8 @@ public struct RequestRecord: Sendable {
         if delayMs != 0 { plan.delayMs = delayMs }
         kept = .plain(request)
         self.plan = plan
-        outcome = Outcome(status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes, stream: nil, clientGone: false)
-        self.receivedAt = receivedAt
+        outcome = Outcome(status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes, stream: nil, clientGone: false,
+                          receivedAt: receivedAt)
     }
 
     /// The record of a request answered by `plan`, from its packed copy.
@@ -202,6 +207,5 @@ public struct RequestRecord: Sendable {
         var outcome = outcome
         outcome.clientGone = outcome.clientGone || outcome.stream?.clientGone == true
         self.outcome = outcome
-        receivedAt = Date()
     }
 }

@@ -212,6 +212,15 @@ package struct RequestLifecycle {
                      stream: (cursor.next, gone), clientGone: gone)
     }
 
+    /// True while the request waits (delayed, held, hanging, deferred, trickling its head): if
+    /// its connection ends now, that is journaled with the time it ended.
+    package var isWaiting: Bool {
+        switch phase {
+        case .delayed, .hanging, .held, .deferred, .slowHeaders: return true
+        case .receiving, .streaming, .throttling, .truncating, .live, .done: return false
+        }
+    }
+
     /// The connection ended (answered, or closed under a waiting request). A request that was
     /// still waiting is journaled as one whose client left, and a hold lets it go.
     package mutating func connectionEnded(_ request: some LifecycleRequest, env: LifecycleEnvironment, now: UInt64) {
@@ -255,6 +264,6 @@ package struct RequestLifecycle {
         recorded = true
         let elapsedMs = Double(now &- request.startNs) / 1_000_000
         env.responder.completed(plan, request: request, status: status, fault: servedFault ?? fault, elapsedMs: elapsedMs,
-                                bodyBytes: request.bodyBytesSeen, stream: stream, clientGone: clientGone)
+                                bodyBytes: request.bodyBytesSeen, stream: stream, clientGone: clientGone, arrivedNs: request.startNs)
     }
 }

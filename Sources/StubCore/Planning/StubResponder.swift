@@ -1,3 +1,5 @@
+import StubSystem
+
 /// The core's whole answer to one request, and the only entry point the transport calls: admin
 /// routing, the session header, the response plan, and afterwards what is journaled and logged.
 /// The transport only moves bytes, waits and breaks connections as the plan says.
@@ -130,13 +132,14 @@ package final class StubResponder: Sendable {
     }
 
     /// Journals and logs a finished request. `status` is what was sent (0 for a fault),
-    /// `bodyBytes` the body size received. Nothing is copied when neither the journal nor a logger takes it.
+    /// `bodyBytes` the body size received, `arrivedNs` when it arrived on the monotonic clock
+    /// (now when not given). Nothing is copied when neither the journal nor a logger takes it.
     package func completed(_ plan: ResponsePlan, request: any RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int,
-                           stream: (eventsSent: Int, clientGone: Bool)? = nil, clientGone: Bool = false) {
+                           stream: (eventsSent: Int, clientGone: Bool)? = nil, clientGone: Bool = false, arrivedNs: UInt64? = nil) {
         guard keepsRecord(of: plan) else { return }
         let journals = plan.journaled && control.keepsJournal
         let outcome = RequestRecord.Outcome(status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes, stream: stream,
-                                            clientGone: clientGone)
+                                            clientGone: clientGone, receivedAt: WallClock.date(atMonotonic: arrivedNs ?? MonotonicClock.now()))
         let record: RequestRecord
         if let packed = request.packedCopy {
             // The copy made before planning is the record's: nothing is decoded or copied again.

@@ -191,12 +191,17 @@ final class ConnectionAdmission: Sendable {
         connection.deadline.store(.max, ordering: .relaxed)
     }
 
-    /// A request is done; a kept-alive connection must deliver its next head within `limits.idleNs`.
-    func requestDone(_ connection: Connection, now: UInt64) {
+    /// A request is done; a kept-alive connection must deliver its next head within `limits.idleNs`,
+    /// counted from the next sweep (so the request path reads no clock for it). Its `since` stays
+    /// when its request arrived, which orders idle connections well enough to pick a victim.
+    func requestDone(_ connection: Connection) {
         guard connection.currentPhase != .evicted else { return }
-        connection.enter(.idle, now: now)
-        connection.deadline.store(ConnectionAdmission.due(now, limits.idleNs), ordering: .relaxed)
+        connection.phase.store(Phase.idle.rawValue, ordering: .relaxed)
+        connection.deadline.store(ConnectionAdmission.idleFromNextSweep, ordering: .relaxed)
     }
+
+    /// The deadline of a connection that went idle since the last sweep, which sets the real one.
+    static let idleFromNextSweep = UInt64.max - 1
 
     /// libmicrohttpd is closing the connection (its socket is still open).
     func closed(_ connection: Connection) {
@@ -223,6 +228,11 @@ final class ConnectionAdmission: Sendable {
                 connection.enter(.evicted, now: now)
                 s.evicting += 1
                 close(connection.fd)
+            }
+            for connection in s.open.values where connection.deadline.load(ordering: .relaxed) == ConnectionAdmission.idleFromNextSweep {
+                // A head that started meanwhile has set its own deadline: only the mark is replaced.
+                _ = connection.deadline.compareExchange(expected: ConnectionAdmission.idleFromNextSweep, desired: ConnectionAdmission.due(now, limits.idleNs),
+                                                        ordering: .relaxed)
             }
             for connection in s.open.values where connection.deadline.load(ordering: .relaxed) <= now {
                 connection.deadline.store(.max, ordering: .relaxed)

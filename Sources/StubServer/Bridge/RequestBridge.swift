@@ -109,9 +109,10 @@ final class RequestBridge: Sendable {
     /// libmicrohttpd is done with the request, also when the client left while it was suspended.
     func completed(_ context: RequestContext) {
         suspensions.ended(&context.suspension)
-        let now = MonotonicClock.now()
-        context.life.connectionEnded(context, env: environment, now: now)
-        if let admitted = context.admitted { admission.requestDone(admitted, now: now) }
+        // The clock is read only for a request that was still waiting: an answered one needs no
+        // time here, and its connection's idle deadline is set by the admission sweeper.
+        context.life.connectionEnded(context, env: environment, now: context.life.isWaiting ? MonotonicClock.now() : context.startNs)
+        if let admitted = context.admitted { admission.requestDone(admitted) }
     }
 
     /// Carries out one action of the lifecycle.
