@@ -22,9 +22,10 @@ public struct RequestJournal: Sendable {
     /// How many entries are kept.
     public let capacity: Int
     private var ring: [Entry] = []
-    /// Beside each entry of `ring`, where its packed request lies (0 for none), noted while the
-    /// record was fresh: read when the entry is about to be dropped, without touching the record.
-    private var storage: [UInt] = []
+    /// Beside each entry of `ring`, where its packed request lies and its size ((0, 0) for none),
+    /// noted while the record was fresh: read when the entry is about to be dropped, without
+    /// touching the record.
+    private var storage: [(address: UInt, bytes: Int)] = []
     private var start = 0
     private var nextID = 1
 
@@ -55,16 +56,16 @@ public struct RequestJournal: Sendable {
         RequestJournal.trim(&record)
         // Moved, never copied: a record holds a dozen counted references, and each copy of it
         // retains and releases every one.
-        let address = record.keptAddress
+        let extent = record.keptExtent
         var entry = Entry(id: nextID, record: consume record)
         nextID += 1
         if ring.count < capacity {
             ring.append(consume entry)
-            storage.append(address)
+            storage.append(extent)
             return nil
         }
         swap(&ring[start], &entry)
-        storage[start] = address
+        storage[start] = extent
         start = (start + 1) % capacity
         prefetchNextDrops()
         return entry
@@ -74,7 +75,12 @@ public struct RequestJournal: Sendable {
     /// journal's length of requests ago and have left the cache: ask for the request now, and
     /// for the entry after it, so appends do not wait for memory.
     private func prefetchNextDrops() {
-        if let request = UnsafeRawPointer(bitPattern: storage[start]) { Prefetch.forWriting(request) }
+        let (address, bytes) = storage[start]
+        if let request = UnsafeRawPointer(bitPattern: address) {
+            // Every line: once freed, the memory is handed to the next request's packed copy.
+            for offset in stride(from: 0, to: bytes, by: 64) { Prefetch.forWriting(request + offset) }
+            Prefetch.forWriting(request + (bytes - 1))
+        }
         let after = (start + 1) % capacity
         ring.withUnsafeBufferPointer { slots in
             guard let base = slots.baseAddress else { return }
@@ -117,7 +123,7 @@ public struct RequestJournal: Sendable {
     public mutating func removeAll(where shouldRemove: (Entry) -> Bool) {
         let kept = entries.filter { !shouldRemove($0) }
         ring = kept
-        storage = kept.map(\.record.keptAddress)
+        storage = kept.map(\.record.keptExtent)
         start = 0
     }
 }

@@ -61,10 +61,11 @@ public struct RequestRecord: Sendable {
         }
     }
 
-    /// Where the packed request's storage lies, 0 without one: a cache hint for the journal.
-    var keptAddress: UInt {
-        if case .packed(let packed, _) = kept { return packed.storageAddress }
-        return 0
+    /// Where the packed request's storage lies and its size, (0, 0) without one: a cache hint
+    /// for the journal.
+    var keptExtent: (address: UInt, bytes: Int) {
+        if case .packed(let packed, _) = kept { return packed.storageExtent }
+        return (0, 0)
     }
 
     /// True when the body is already cut to the journal's limit (a packed request keeps only that).

@@ -118,8 +118,12 @@ package struct PackedRequest: @unchecked Sendable {
         return complete ? PackedRequest(storage: storage) : nil
     }
 
-    /// Where the storage lies, as a number: a cache hint (see `RequestJournal`), never a reference.
-    var storageAddress: UInt { UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque()) }
+    /// Where the storage lies and how many bytes it spans, as numbers: a cache hint (see
+    /// `RequestJournal`), never a reference.
+    var storageExtent: (address: UInt, bytes: Int) {
+        // The object's header (two words), then the layout, then the bytes written.
+        (UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque()), 16 + MemoryLayout<Layout>.stride + storage.header.count)
+    }
 
     /// The bytes written, for reading.
     private func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>, Layout) -> R) -> R {
