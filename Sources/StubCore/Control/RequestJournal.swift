@@ -22,10 +22,10 @@ public struct RequestJournal: Sendable {
     /// How many entries are kept.
     public let capacity: Int
     private var ring: [Entry] = []
-    /// Beside each entry of `ring`, where its packed request lies and its size ((0, 0) for none),
-    /// noted while the record was fresh: read when the entry is about to be dropped, without
+    /// Beside each entry of `ring`, where its packed request lies and its size ((0, 0) for none)
+    /// and where its plan lies, noted while the record was fresh: read when the entry is about to be dropped, without
     /// touching the record.
-    private var storage: [(address: UInt, bytes: Int)] = []
+    private var storage: [(address: UInt, bytes: Int, plan: UInt)] = []
     private var start = 0
     private var nextID = 1
 
@@ -75,11 +75,16 @@ public struct RequestJournal: Sendable {
     /// journal's length of requests ago and have left the cache: ask for the request now, and
     /// for the entry after it, so appends do not wait for memory.
     private func prefetchNextDrops() {
-        let (address, bytes) = storage[start]
+        let (address, bytes, plan) = storage[start]
         if let request = UnsafeRawPointer(bitPattern: address) {
             // Every line: once freed, the memory is handed to the next request's packed copy.
             for offset in stride(from: 0, to: bytes, by: 64) { Prefetch.forWriting(request + offset) }
             Prefetch.forWriting(request + (bytes - 1))
+        }
+        // The plan's counts and first fields; freeing it releases what they point at.
+        if let plan = UnsafeRawPointer(bitPattern: plan) {
+            Prefetch.forWriting(plan)
+            Prefetch.forWriting(plan + 64)
         }
         let after = (start + 1) % capacity
         ring.withUnsafeBufferPointer { slots in

@@ -8,8 +8,8 @@ import Foundation
 ///
 /// A record keeps three things: the request (packed as it arrived and decoded when read, or as
 /// given), the plan it was answered by, and how it ended. What the record says about the route,
-/// the variant and why it was chosen is read from the plan, which for most requests is one
-/// reference the catalog shares (see `PlainPlans`): recording a request then copies no field.
+/// the variant and why it was chosen is read from the plan, one reference: recording a request
+/// copies no field.
 public struct RequestRecord: Sendable {
     /// The request as kept: packed as it arrived (decoded when read), or as given.
     private enum Kept: Sendable {
@@ -61,11 +61,12 @@ public struct RequestRecord: Sendable {
         }
     }
 
-    /// Where the packed request's storage lies and its size, (0, 0) without one: a cache hint
-    /// for the journal.
-    var keptExtent: (address: UInt, bytes: Int) {
-        if case .packed(let packed, _) = kept { return packed.storageExtent }
-        return (0, 0)
+    /// Where the packed request's storage lies and its size ((0, 0) without one), and where the
+    /// plan's lies: cache hints for the journal.
+    var keptExtent: (address: UInt, bytes: Int, plan: UInt) {
+        let plan = plan.storageAddress
+        if case .packed(let packed, _) = kept { return (packed.storageExtent.address, packed.storageExtent.bytes, plan) }
+        return (0, 0, plan)
     }
 
     /// True when the body is already cut to the journal's limit (a packed request keeps only that).

@@ -18,8 +18,6 @@ public final class StubCatalog: Sendable {
     package let matcher: RouteMatcher
     /// Finds the operation routes of requests to GraphQL endpoints.
     package let graphql: GraphQLEndpoints
-    /// The plans shared by requests that choose a plain variant (see `PlainPlans`).
-    package let plainPlans: PlainPlans
     /// The key of each route's first variant in the flat list of all variants (route order, then
     /// variant order), where the transport keeps one prepared response per variant.
     private let firstVariantKey: [Int]
@@ -39,7 +37,6 @@ public final class StubCatalog: Sendable {
         self.loadedAt = loadedAt
         self.matcher = RouteMatcher(routes: routes)
         self.graphql = GraphQLEndpoints(routes: routes, manifests: graphQLManifests)
-        plainPlans = PlainPlans(routes: routes)
         var keys: [Int] = []
         var next = 0
         for route in routes {

@@ -16,11 +16,6 @@ package struct RequestControls: Sendable, Equatable {
     /// For a streamed body: reset the connection after this many events (`cut-after=N`).
     package var cutAfter: Int?
 
-    /// True when the request carries no control at all (most do not).
-    package var isEmpty: Bool {
-        variant == nil && delayMs == nil && fault == nil && throttleBytesPerSecond == nil && cutAfter == nil
-    }
-
     /// Reads the controls by lookup; a malformed control is a 400 reply, never ignored. The control
     /// query parameters are left out of the request's journal copy (`RequestHead.snapshot()`).
     package static func read(from request: any RequestHead) -> Result<RequestControls, ReplyFailure> {

@@ -159,7 +159,7 @@ package struct ResponsePlan: Sendable {
 
     /// The plan as a journal record keeps it: what it says of the route, the variant and why,
     /// without what it sent (a rendered or replied body, a stream, deferred work), so a record
-    /// holds no body. A plan that serves a variant as prepared is kept as it is, shared.
+    /// holds no body. A plan that serves a variant as prepared is kept as it is.
     var keptByRecord: ResponsePlan {
         if case .variant = response, renderedBody == nil, stream == nil { return self }
         var kept = self
@@ -168,6 +168,9 @@ package struct ResponsePlan: Sendable {
         kept.stream = nil
         return kept
     }
+
+    /// Where the plan's storage lies, as a number: a cache hint (see `RequestJournal`), never a reference.
+    var storageAddress: UInt { UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque()) }
 
     /// The variant served, when the plan serves one.
     package var variant: Variant? {

@@ -75,10 +75,6 @@ package struct ResponsePlanner: Sendable {
         case .failure(let f): return .reply(f.reply, routeID: route.id)
         }
         let key = catalog.variantKey(route: routeIndex, variant: chosen.index)
-        if decision == nil, controls.isEmpty, baseDelayMs == 0, graphQL == nil,
-           let shared = catalog.plainPlans.plan(key: key, selection: chosen.selection) {
-            return shared
-        }
         let variant = route.variants[chosen.index]
         var plan = ResponsePlanner.plan(of: variant, index: chosen.index, key: key, route: route, selection: chosen.selection)
         let fault = controls.fault ?? decision?.fault ?? variant.fault
@@ -98,7 +94,7 @@ package struct ResponsePlanner: Sendable {
     }
 
     /// The plan that serves `variant` (at `index` of `route`, with `key`) as it is, chosen by
-    /// `selection`: what every plan of a variant starts from, and the whole of a plain one.
+    /// `selection`: what every plan of a variant starts from.
     static func plan(of variant: Variant, index: Int, key: Int, route: Route, selection: ResponsePlan.Selection) -> ResponsePlan {
         var plan = ResponsePlan(response: .variant(variant, key: key), status: variant.fault == nil ? variant.status : 0)
         plan.fault = variant.fault

@@ -70,8 +70,7 @@ package final class StubResponder: Sendable {
             }
             if checksContract, !plan.hold, let contract, let route = plan.route { check(&plan, head, route: route, contract: contract) }
         }
-        // Written only when set: a plain variant's plan is shared (see `PlainPlans`), and a write
-        // would copy it.
+        // Written only when set: nil is what a plan has, and a write checks its storage's owner.
         if let session { plan.session = session }
         if let scopedPath { plan.scopedPath = scopedPath }
         return plan

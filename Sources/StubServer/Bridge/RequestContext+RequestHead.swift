@@ -47,7 +47,10 @@ extension RequestContext: RequestHead {
         guard let connection else { return }
         let pairs = connection.pairCount
         let kept = min(body.count, Limits.journalBodyBytes)
-        copy = PackedRequest.pack(capacity: connection.headSize + pairs * PackedRequest.pairOverhead + kept, method: method, path: path,
-                                  scheme: scheme, body: body, bodyLimit: Limits.journalBodyBytes) { connection.pack(into: &$0) }
+        let packed = PackedRequest.pack(capacity: connection.headSize + pairs * PackedRequest.pairOverhead + kept, method: method, path: path,
+                                        scheme: scheme, body: body, bodyLimit: Limits.journalBodyBytes) { connection.pack(into: &$0) }
+        // Noted now, while the copy is in hand: later reads of it would each retain it.
+        if let packed { controlsSeen = packed.mayCarryControls }
+        copy = packed
     }
 }

@@ -2,10 +2,9 @@ import Foundation
 @testable import StubCore
 import Testing
 
-/// Plain variants' plans are made once per catalog and shared by the requests that choose them;
-/// records keep the plan instead of copying its fields; a control with no override skips its lock.
-/// Each shortcut must answer exactly what the long way answers.
-@Suite struct SharedPlanTests {
+/// Records keep the plan instead of copying its fields, and a control with no override skips its
+/// lock: each shortcut must answer exactly what the long way answers.
+@Suite struct PlanRecordTests {
     let stubs: TemporaryStubs
     let catalog: StubCatalog
 
@@ -32,25 +31,17 @@ import Testing
         return catalog.variantKey(route: route.index, variant: try #require(route.route.variantIndex(named: variant)))
     }
 
-    @Test func onlyPlainVariantsHaveASharedPlan() throws {
-        #expect(catalog.plainPlans.plan(key: try key("200-two"), selection: .when) != nil)
-        #expect(catalog.plainPlans.plan(key: try key("200"), selection: .default) != nil)
-        #expect(catalog.plainPlans.plan(key: try key("200-slow"), selection: .default) == nil)
-        #expect(catalog.plainPlans.plan(key: try key("200-echo"), selection: .default) == nil)
-        #expect(catalog.plainPlans.plan(key: try key("200"), selection: .request) == nil)
-    }
-
-    /// The shared plan (chosen by `when`) against the plan built for a request that names the same
-    /// variant (chosen by the request): everything but why must agree.
-    @Test func aSharedPlanSaysWhatABuiltPlanSays() throws {
-        let shared = plan(StubRequest(method: "GET", path: "/users/2"))
-        let built = plan(StubRequest(method: "GET", path: "/users/2", headers: [("X-Stub-Variant", "200-two")]))
-        #expect(shared.selection == .when && built.selection == .request)
-        #expect(shared.variantName == "200-two" && built.variantName == "200-two")
-        #expect(shared.routeID == built.routeID && shared.route === built.route)
-        #expect(shared.status == built.status && shared.delayMs == built.delayMs && shared.fault == built.fault)
-        #expect(shared.throttleBytesPerSecond == built.throttleBytesPerSecond && shared.renderedBody == nil && built.renderedBody == nil)
-        guard case .variant(let a, let keyA) = shared.response, case .variant(let b, let keyB) = built.response else {
+    /// The plan of a variant chosen by `when` against the plan for a request that names the same
+    /// variant: everything but why must agree.
+    @Test func aPlanChosenByWhenSaysWhatANamedOneSays() throws {
+        let byWhen = plan(StubRequest(method: "GET", path: "/users/2"))
+        let named = plan(StubRequest(method: "GET", path: "/users/2", headers: [("X-Stub-Variant", "200-two")]))
+        #expect(byWhen.selection == .when && named.selection == .request)
+        #expect(byWhen.variantName == "200-two" && named.variantName == "200-two")
+        #expect(byWhen.routeID == named.routeID && byWhen.route === named.route)
+        #expect(byWhen.status == named.status && byWhen.delayMs == named.delayMs && byWhen.fault == named.fault)
+        #expect(byWhen.throttleBytesPerSecond == named.throttleBytesPerSecond && byWhen.renderedBody == nil && named.renderedBody == nil)
+        guard case .variant(let a, let keyA) = byWhen.response, case .variant(let b, let keyB) = named.response else {
             Issue.record("not a variant")
             return
         }
@@ -58,15 +49,14 @@ import Testing
         #expect(a === b && keyA == keyB && keyA == expected)
     }
 
-    @Test func aBaseDelayOrATemplateIsNeverShared() {
+    @Test func aBaseDelayAndATemplateArePlanned() {
         #expect(plan(StubRequest(method: "GET", path: "/users/2"), baseDelayMs: 30).delayMs == 30)
         #expect(plan(StubRequest(method: "GET", path: "/users/2")).delayMs == 0)
         let echo = plan(StubRequest(method: "GET", path: "/users/7", headers: [("X-Stub-Variant", "200-echo")]))
         #expect(echo.renderedBody.map { String(decoding: $0, as: UTF8.self).contains("7") } == true)
     }
 
-    /// A session written on one request's plan must not show on the next request's, which shares
-    /// the same catalog plan.
+    /// A session written on one request's plan must not show on the next request's.
     @Test func aSessionOnOneRequestDoesNotShowOnTheNext() {
         let responder = StubResponder(control: StubControl(journalSize: 0), admin: nil)
         let first = responder.respond(to: StubRequest(method: "GET", path: "/users/2", headers: [("X-Stub-Session", "s1")]), catalog: catalog)
