@@ -18,7 +18,7 @@ package struct RequestControls: Sendable, Equatable {
 
     /// Reads the controls by lookup; a malformed control is a 400 reply, never ignored. The control
     /// query parameters are left out of the request's journal copy (`RequestHead.snapshot()`).
-    package static func read(from request: any RequestHead) -> Result<RequestControls, ReplyFailure> {
+    package static func read(from request: some RequestHead) -> Result<RequestControls, ReplyFailure> {
         var controls = RequestControls()
         guard request.mayCarryControls else { return .success(controls) }
         // A static helper, not a local function: capturing `request` would copy the existential.
@@ -51,7 +51,7 @@ package struct RequestControls: Sendable, Equatable {
     }
 
     /// A control's value: its header, else its query parameter.
-    private static func value(_ request: any RequestHead, header: String, query: String) -> String? {
+    private static func value(_ request: some RequestHead, header: String, query: String) -> String? {
         request.header(header) ?? request.queryValue(query)
     }
 }

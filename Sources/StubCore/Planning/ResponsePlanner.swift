@@ -14,7 +14,7 @@ package struct ResponsePlanner: Sendable {
     }
 
     /// Plans the response for a request held by the transport; values are read by lookup.
-    package func plan(_ request: any RequestHead, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil,
+    package func plan(_ request: some RequestHead, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil,
                       releasedFromHold: Bool = false) -> ResponsePlan {
         if let bad = PathDecoding.problem(in: request.path) {
             return .reply(.error(400, "invalid path", [
@@ -54,7 +54,7 @@ package struct ResponsePlanner: Sendable {
 
     /// Plans the answer of one route (an operation route: with its GraphQL operation, whose
     /// variables the conditions see when `variables`).
-    func plan(route routeIndex: Int, _ request: any RequestHead, catalog: StubCatalog, controls: RequestControls,
+    func plan(route routeIndex: Int, _ request: some RequestHead, catalog: StubCatalog, controls: RequestControls,
               overrides: (any OverrideSource)?, session: String?, releasedFromHold: Bool, graphQL: GraphQLRequest? = nil,
               variables: Bool = false) -> ResponsePlan {
         let route = catalog.routes[routeIndex]
@@ -108,7 +108,7 @@ package struct ResponsePlanner: Sendable {
     /// Plans the response for an in-memory request and strips its control query parameters, as the
     /// journal sees it.
     package func plan(_ request: inout StubRequest, catalog: StubCatalog, overrides: (any OverrideSource)? = nil, session: String? = nil) -> ResponsePlan {
-        let plan = plan(request as any RequestHead, catalog: catalog, overrides: overrides, session: session)
+        let plan = plan(request, catalog: catalog, overrides: overrides, session: session)
         request.query.removeAll { RequestControls.queryNames.contains($0.name) }
         return plan
     }

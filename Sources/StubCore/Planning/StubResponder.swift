@@ -33,7 +33,7 @@ package final class StubResponder: Sendable {
     }
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
-    package func respond(to request: any RequestHead, catalog: StubCatalog, releasedFromHold: Bool = false) -> ResponsePlan {
+    package func respond(to request: some RequestHead, catalog: StubCatalog, releasedFromHold: Bool = false) -> ResponsePlan {
         // A session in the path beats the header: it is the more specific of the two.
         if StubResponder.mayBeReserved(request.path), let split = SessionScopedRequest.split(request) {
             switch split {
@@ -47,9 +47,9 @@ package final class StubResponder: Sendable {
         return respond(to: request, session: session, scopedPath: nil, catalog: catalog, releasedFromHold: releasedFromHold)
     }
 
-    /// Plans the response to `head` (the request, or its session-scoped form), which is only
-    /// borrowed: a copy of the existential would retain the request and release it again.
-    private func respond(to head: any RequestHead, session: String?, scopedPath: String?, catalog: StubCatalog,
+    /// Plans the response to `head` (the request, or its session-scoped form). Generic, as the
+    /// planner is: an existential of the request is copied (retained) in each function it passes.
+    private func respond(to head: some RequestHead, session: String?, scopedPath: String?, catalog: StubCatalog,
                          releasedFromHold: Bool) -> ResponsePlan {
         var plan: ResponsePlan
         // The prefix test comes first and compares bytes: a plain request pays for nothing more.
@@ -133,7 +133,7 @@ package final class StubResponder: Sendable {
     /// Journals and logs a finished request. `status` is what was sent (0 for a fault),
     /// `bodyBytes` the body size received, `arrivedNs` when it arrived on the monotonic clock
     /// (now when not given). Nothing is copied when neither the journal nor a logger takes it.
-    package func completed(_ plan: ResponsePlan, request: any RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int,
+    package func completed(_ plan: ResponsePlan, request: some RequestHead, status: Int, fault: Fault?, elapsedMs: Double, bodyBytes: Int,
                            stream: (eventsSent: Int, clientGone: Bool)? = nil, clientGone: Bool = false, arrivedNs: UInt64? = nil) {
         guard keepsRecord(of: plan) else { return }
         let journals = plan.journaled && control.keepsJournal
