@@ -136,16 +136,13 @@ package enum LibC {
 
     /// Makes the kernel abort a TCP connection whose sent data stays unacknowledged, or unsent
     /// for a zero window (a client that stopped reading), for `ms` milliseconds: TCP_USER_TIMEOUT,
-    /// Linux only. False where the platform has no such option.
-    package static func abortStalledSends(_ fd: Int32, afterMs ms: Int) throws(SystemCallError) -> Bool {
+    /// Linux only; nothing elsewhere (libmicrohttpd's idle timer stays on there).
+    package static func abortStalledSends(_ fd: Int32, afterMs ms: Int) throws(SystemCallError) {
         #if os(Linux)
         var value = UInt32(clamping: ms)
         _ = try SystemCall.run("setsockopt TCP_USER_TIMEOUT") {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &value, socklen_t(MemoryLayout<UInt32>.size))
         }
-        return true
-        #else
-        return false
         #endif
     }
 

@@ -23,8 +23,8 @@ public struct RequestJournal: Sendable {
     public let capacity: Int
     private var ring: [Entry] = []
     /// Beside each entry of `ring`, where its packed request lies and its size ((0, 0) for none)
-    /// and where its plan lies, noted while the record was fresh: read when the entry is about to be dropped, without
-    /// touching the record.
+    /// and where its plan lies, noted while the record was fresh: read when the entry is about to
+    /// be dropped, without touching the record.
     private var storage: [(address: UInt, bytes: Int, plan: UInt)] = []
     private var start = 0
     private var nextID = 1
@@ -71,9 +71,9 @@ public struct RequestJournal: Sendable {
         return entry
     }
 
-    /// The entry the next append drops, and the packed request it holds, were last touched a
-    /// journal's length of requests ago and have left the cache: ask for the request now, and
-    /// for the entry after it, so appends do not wait for memory.
+    /// The entry the next append drops, and the packed request and plan it holds, were last
+    /// touched a journal's length of requests ago and have left the cache: ask for the request and
+    /// the plan now, and for the entry after it, so appends do not wait for memory.
     private func prefetchNextDrops() {
         let (address, bytes, plan) = storage[start]
         if let request = UnsafeRawPointer(bitPattern: address) {

@@ -64,9 +64,9 @@ public struct RequestRecord: Sendable {
     /// Where the packed request's storage lies and its size ((0, 0) without one), and where the
     /// plan's lies: cache hints for the journal.
     var keptExtent: (address: UInt, bytes: Int, plan: UInt) {
-        let plan = plan.storageAddress
-        if case .packed(let packed, _) = kept { return (packed.storageExtent.address, packed.storageExtent.bytes, plan) }
-        return (0, 0, plan)
+        guard case .packed(let packed, _) = kept else { return (0, 0, plan.storageAddress) }
+        let request = packed.storageExtent
+        return (request.address, request.bytes, plan.storageAddress)
     }
 
     /// True when the body is already cut to the journal's limit (a packed request keeps only that).

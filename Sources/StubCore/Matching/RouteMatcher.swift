@@ -54,14 +54,9 @@ package struct RouteMatcher: Sendable {
 
     /// The literal child of `at` whose text is `segment`.
     func child(of at: Int, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
-        // Most nodes have a few literal children: comparing them costs less than hashing. By index:
-        // iterating the array would retain and release it on every lookup.
-        let count = nodes[at].literalOrder.count
-        if count <= RouteNode.scanLimit {
-            for i in 0..<count {
-                let child = nodes[at].literalOrder[i]
-                if nodes[child].matches(segment) { return child }
-            }
+        // Most nodes have a few literal children: comparing them costs less than hashing.
+        if nodes[at].literalOrder.count <= RouteNode.scanLimit {
+            for child in nodes[at].literalOrder where nodes[child].matches(segment) { return child }
             return nil
         }
         guard let found = nodes[at].literals[RouteNode.hash(segment)] else { return nil }

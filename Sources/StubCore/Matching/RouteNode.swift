@@ -46,12 +46,7 @@ struct RouteNode: Sendable {
     func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard segment.count == bytes.count else { return false }
         guard let other = bytes.baseAddress, !bytes.isEmpty else { return true }
-        return segment.withUnsafeBufferPointer { mine in
-            // Path segments are short: a loop costs less than a call to memcmp.
-            guard bytes.count <= 16 else { return memcmp(mine.baseAddress!, other, bytes.count) == 0 }
-            for i in 0..<bytes.count where mine[i] != other[i] { return false }
-            return true
-        }
+        return segment.withUnsafeBufferPointer { memcmp($0.baseAddress!, other, bytes.count) == 0 }
     }
 
     /// FNV-1a over a segment's bytes: cheap for the short segments of paths.

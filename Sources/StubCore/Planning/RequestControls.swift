@@ -21,7 +21,7 @@ package struct RequestControls: Sendable, Equatable {
     package static func read(from request: some RequestHead) -> Result<RequestControls, ReplyFailure> {
         var controls = RequestControls()
         guard request.mayCarryControls else { return .success(controls) }
-        // A static helper, not a local function: capturing `request` would copy the existential.
+        // A static helper, not a local function: capturing `request` would copy (retain) it.
         controls.variant = value(request, header: "X-Stub-Variant", query: "__variant")
         if let text = value(request, header: "X-Stub-Delay", query: "__delay") {
             guard let ms = Int(text.trimmingASCIISpaces()), ms >= 0, ms <= Limits.maxDelayMs else {

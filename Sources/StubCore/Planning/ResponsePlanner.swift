@@ -74,34 +74,23 @@ package struct ResponsePlanner: Sendable {
         case .success(let c): chosen = c
         case .failure(let f): return .reply(f.reply, routeID: route.id)
         }
-        let key = catalog.variantKey(route: routeIndex, variant: chosen.index)
         let variant = route.variants[chosen.index]
-        var plan = ResponsePlanner.plan(of: variant, index: chosen.index, key: key, route: route, selection: chosen.selection)
         let fault = controls.fault ?? decision?.fault ?? variant.fault
-        if fault != nil {
-            plan.status = 0
-            plan.fault = fault
-        }
+        var plan = ResponsePlan(response: .variant(variant, key: catalog.variantKey(route: routeIndex, variant: chosen.index)),
+                                status: fault == nil ? variant.status : 0)
         plan.delayMs = (controls.delayMs ?? (decision?.delay ?? variant.delay)?.sample() ?? 0) + baseDelayMs
+        plan.fault = fault
         plan.throttleBytesPerSecond = controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond
         plan.renderedBody = variant.template?.render(&view)
         if let stream = variant.stream, fault == nil {
             plan.stream = PlannedStream(stream, lastEventID: request.header("Last-Event-ID"), cutAfter: controls.cutAfter ?? variant.cutAfter)
         }
-        if chosen.selection == .sequence { plan.sequenceStep = decision?.sequenceStep }
-        if let graphQL { plan.operation = graphQL.operationName }
-        return plan
-    }
-
-    /// The plan that serves `variant` (at `index` of `route`, with `key`) as it is, chosen by
-    /// `selection`: what every plan of a variant starts from.
-    static func plan(of variant: Variant, index: Int, key: Int, route: Route, selection: ResponsePlan.Selection) -> ResponsePlan {
-        var plan = ResponsePlan(response: .variant(variant, key: key), status: variant.fault == nil ? variant.status : 0)
-        plan.fault = variant.fault
         plan.routeID = route.id
         plan.route = route
         plan.variantName = variant.name
-        plan.selection = selection
+        plan.selection = chosen.selection
+        if chosen.selection == .sequence { plan.sequenceStep = decision?.sequenceStep }
+        if let graphQL { plan.operation = graphQL.operationName }
         return plan
     }
 

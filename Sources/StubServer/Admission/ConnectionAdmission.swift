@@ -203,6 +203,16 @@ final class ConnectionAdmission: Sendable {
     /// The deadline of a connection that went idle since the last sweep, which sets the real one.
     static let idleFromNextSweep = UInt64.max - 1
 
+    /// A connection's deadline, the idle one set now if it went idle since the last sweep. A head
+    /// that started meanwhile has set its own deadline: only the mark is replaced.
+    private func deadline(of connection: Connection, now: UInt64) -> UInt64 {
+        let deadline = connection.deadline.load(ordering: .relaxed)
+        guard deadline == ConnectionAdmission.idleFromNextSweep else { return deadline }
+        let idle = ConnectionAdmission.due(now, limits.idleNs)
+        let (exchanged, current) = connection.deadline.compareExchange(expected: deadline, desired: idle, ordering: .relaxed)
+        return exchanged ? idle : current
+    }
+
     /// libmicrohttpd is closing the connection (its socket is still open).
     func closed(_ connection: Connection) {
         state.withLock { s in
@@ -229,12 +239,7 @@ final class ConnectionAdmission: Sendable {
                 s.evicting += 1
                 close(connection.fd)
             }
-            for connection in s.open.values where connection.deadline.load(ordering: .relaxed) == ConnectionAdmission.idleFromNextSweep {
-                // A head that started meanwhile has set its own deadline: only the mark is replaced.
-                _ = connection.deadline.compareExchange(expected: ConnectionAdmission.idleFromNextSweep, desired: ConnectionAdmission.due(now, limits.idleNs),
-                                                        ordering: .relaxed)
-            }
-            for connection in s.open.values where connection.deadline.load(ordering: .relaxed) <= now {
+            for connection in s.open.values where deadline(of: connection, now: now) <= now {
                 connection.deadline.store(.max, ordering: .relaxed)
                 // Read before the socket is shut: libmicrohttpd may finish the request on its own
                 // thread at once and mark the connection idle.

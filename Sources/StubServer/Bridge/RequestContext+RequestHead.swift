@@ -34,7 +34,8 @@ extension RequestContext: RequestHead {
 
     var mayCarryControls: Bool {
         if let known = controlsSeen { return known }
-        let seen = copy?.mayCarryControls ?? (controlHeaderSeen || connection?.hasControlQueryNames() == true)
+        // A packed copy noted it already (`takeCopy`).
+        let seen = controlHeaderSeen || connection?.hasControlQueryNames() == true
         controlsSeen = seen
         return seen
     }

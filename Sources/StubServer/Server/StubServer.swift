@@ -114,7 +114,7 @@ public final class StubServer: Sendable {
                                            useEpoll: EventLoopChoice.usesEpoll(configuration.eventLoop),
                                            deferredWaitingLimit: configuration.maxWaitingDeferred,
                                            stalledSendLimitMs: MHDDaemon.timesIdleConnections || configuration.idleTimeoutSeconds <= 0
-                                               ? nil : configuration.idleTimeoutSeconds * 1000)
+                                               ? nil : min(configuration.idleTimeoutSeconds, Limits.maxDurationMs / 1000) * 1000)
             sweeper = try HeaderTimeoutSweeper(admission: admission)
         } catch {
             for socket in sockets { close(socket.fd) }
