@@ -22,10 +22,9 @@ public struct RequestJournal: Sendable {
     /// How many entries are kept.
     public let capacity: Int
     private var ring: [Entry] = []
-    /// Beside each entry of `ring`, where its packed request lies and its size ((0, 0) for none)
-    /// and where its plan lies, noted while the record was fresh: read when the entry is about to
-    /// be dropped, without touching the record.
-    private var storage: [(address: UInt, bytes: Int, plan: UInt)] = []
+    /// Beside each entry of `ring`, what freeing it touches, noted while the record was fresh:
+    /// read when the entry is about to be dropped, without touching the record.
+    private var storage: [RequestRecord.DropHints] = []
     private var start = 0
     private var nextID = 1
 
@@ -56,7 +55,7 @@ public struct RequestJournal: Sendable {
         RequestJournal.trim(&record)
         // Moved, never copied: a record holds a dozen counted references, and each copy of it
         // retains and releases every one.
-        let extent = record.keptExtent
+        let extent = record.dropHints
         var entry = Entry(id: nextID, record: consume record)
         nextID += 1
         if ring.count < capacity {
@@ -72,20 +71,24 @@ public struct RequestJournal: Sendable {
     }
 
     /// The entry the next append drops, and the packed request and plan it holds, were last
-    /// touched a journal's length of requests ago and have left the cache: ask for the request and
-    /// the plan now, and for the entry after it, so appends do not wait for memory.
+    /// touched a journal's length of requests ago and have left the cache: ask for the request,
+    /// the plan and the counts of the route and variant it releases now, and for the entry after
+    /// it, so appends do not wait for memory. With many routes, the route and variant are cold too.
     private func prefetchNextDrops() {
-        let (address, bytes, plan) = storage[start]
-        if let request = UnsafeRawPointer(bitPattern: address) {
+        let hints = storage[start]
+        if let request = UnsafeRawPointer(bitPattern: hints.request) {
             // Every line: once freed, the memory is handed to the next request's packed copy.
-            for offset in stride(from: 0, to: bytes, by: 64) { Prefetch.forWriting(request + offset) }
-            Prefetch.forWriting(request + (bytes - 1))
+            for offset in stride(from: 0, to: hints.bytes, by: 64) { Prefetch.forWriting(request + offset) }
+            Prefetch.forWriting(request + (hints.bytes - 1))
         }
         // The plan's counts and first fields; freeing it releases what they point at.
-        if let plan = UnsafeRawPointer(bitPattern: plan) {
+        if let plan = UnsafeRawPointer(bitPattern: hints.plan) {
             Prefetch.forWriting(plan)
             Prefetch.forWriting(plan + 64)
         }
+        // An object's count lies in its first line.
+        if let route = UnsafeRawPointer(bitPattern: hints.route) { Prefetch.forWriting(route) }
+        if let variant = UnsafeRawPointer(bitPattern: hints.variant) { Prefetch.forWriting(variant) }
         let after = (start + 1) % capacity
         ring.withUnsafeBufferPointer { slots in
             guard let base = slots.baseAddress else { return }
@@ -128,7 +131,7 @@ public struct RequestJournal: Sendable {
     public mutating func removeAll(where shouldRemove: (Entry) -> Bool) {
         let kept = entries.filter { !shouldRemove($0) }
         ring = kept
-        storage = kept.map(\.record.keptExtent)
+        storage = kept.map(\.record.dropHints)
         start = 0
     }
 }
