@@ -21,7 +21,7 @@ import Testing
         return nil
     }
 
-    /// Few literal children are compared one by one, many are found by hash: both find the same.
+    /// Literal children are found by hash in one table for the whole tree, at any fan-out.
     @Test(arguments: [3, 12]) func literalSiblingsAreFoundAtAnyFanOut(count: Int) throws {
         var files: [String: String] = ["s/any/route.json": #"{"method": "GET", "path": "/s/{x}"}"#, "s/any/200.json": "{}"]
         for i in 0..<count {
@@ -38,6 +38,53 @@ import Testing
         #expect(id("/s/name\(count)") == "s/any")
         #expect(id("/s/nam") == "s/any")
         #expect(id("/s/name1x") == "s/any")
+    }
+
+    /// One table holds every literal edge: the same segment below many parents leads to each
+    /// parent's own child, not to the first one stored under that segment's hash.
+    @Test func sameSegmentBelowManyParentsFindsEachParentsChild() throws {
+        var files: [String: String] = [:]
+        for i in 0..<300 {
+            files["g/list\(i)/route.json"] = #"{"method": "GET", "path": "/g\#(i)/items"}"#
+            files["g/list\(i)/200.json"] = "{}"
+            files["g/one\(i)/route.json"] = #"{"method": "DELETE", "path": "/g\#(i)/items/{id}"}"#
+            files["g/one\(i)/204.json"] = "{}"
+        }
+        let stubs = try TemporaryStubs(files)
+        let catalog = try stubs.catalog()
+        func lookup(_ method: String, _ path: String) -> String? {
+            switch catalog.matcher.route(method: method, path: path) {
+            case .route(let i): return catalog.routes[i].id
+            case .methodNotAllowed(let allowed): return "405 " + allowed.joined(separator: ",")
+            case .notFound: return nil
+            }
+        }
+        for i in [0, 1, 150, 299] {
+            #expect(lookup("GET", "/g\(i)/items") == "g/list\(i)")
+            #expect(lookup("HEAD", "/g\(i)/items") == "g/list\(i)")
+            #expect(lookup("DELETE", "/g\(i)/items/7") == "g/one\(i)")
+            #expect(lookup("POST", "/g\(i)/items") == "405 GET,HEAD")
+        }
+        #expect(lookup("GET", "/g300/items") == nil)
+        #expect(lookup("GET", "/g1/item") == nil)
+    }
+
+    /// Segments longer than the 16 bytes a node's summary holds are matched whole: two alike in
+    /// length and in those 16 bytes are told apart, and neither matches a prefix.
+    @Test func longSegmentsAlikeInTheirFirstBytesAreToldApart() throws {
+        let stubs = try TemporaryStubs([
+            "l/a/route.json": #"{"method": "GET", "path": "/long/abcdefghijklmnopqrstuvwxyz-1"}"#, "l/a/200.json": "{}",
+            "l/b/route.json": #"{"method": "GET", "path": "/long/abcdefghijklmnopqrstuvwxyz-2"}"#, "l/b/200.json": "{}",
+        ])
+        let catalog = try stubs.catalog()
+        func id(_ path: String) -> String? {
+            if case .route(let i) = catalog.matcher.route(method: "GET", path: path) { return catalog.routes[i].id }
+            return nil
+        }
+        #expect(id("/long/abcdefghijklmnopqrstuvwxyz-1") == "l/a")
+        #expect(id("/long/abcdefghijklmnopqrstuvwxyz-2") == "l/b")
+        #expect(id("/long/abcdefghijklmnopqrstuvwxyz-3") == nil)
+        #expect(id("/long/abcdefghijklmnop") == nil)
     }
 
     @Test func literalSegmentsBeatTemplates() {

@@ -20,19 +20,39 @@ package struct RouteMatcher: Sendable {
         var route: Int
     }
 
-    var nodes: [RouteNode]
+    private(set) var nodes: [RouteNode]
     let templates: [PathTemplate]
+    /// Every literal edge, for lookups.
+    private let edges: RouteEdges
+    /// What a lookup reads of each node, by node index.
+    private let summaries: [RouteNodeSummary]
+    /// The methods routes answer, in the order first met: a summary names one by its index.
+    private let methods: [String]
+
+    /// A literal edge while the tree is built.
+    private struct Edge: Hashable {
+        var parent: Int
+        var segment: [UInt8]
+    }
 
     /// Indexes routes by their templates.
     package init(routes: [Route]) {
-        nodes = [RouteNode()]
+        var nodes = [RouteNode()]
+        var literals: [Edge: Int] = [:]
+        var methods: [String] = []
         templates = routes.map(\.template)
         // Operation routes share their endpoint's method and path; `GraphQLEndpoints` finds them.
         for (index, route) in routes.enumerated() where route.operation == nil {
             var at = 0
             for segment in route.template.segments {
                 switch segment {
-                case .literal(let text): at = literalChild(of: at, Array(text.utf8))
+                case .literal(let text):
+                    let edge = Edge(parent: at, segment: Array(text.utf8))
+                    if let found = literals[edge] { at = found; continue }
+                    nodes.append(RouteNode(segment: edge.segment, parent: at))
+                    nodes[at].literalOrder.append(nodes.count - 1)
+                    literals[edge] = nodes.count - 1
+                    at = nodes.count - 1
                 case .parameter:
                     if let next = nodes[at].parameter { at = next; continue }
                     nodes.append(RouteNode(parent: at))
@@ -41,27 +61,31 @@ package struct RouteMatcher: Sendable {
                 }
             }
             nodes[at].endpoints.append(Endpoint(method: route.method, route: index))
+            if !methods.contains(route.method) { methods.append(route.method) }
         }
-    }
-
-    private mutating func literalChild(of at: Int, _ text: [UInt8]) -> Int {
-        if let found = text.withUnsafeBufferPointer({ child(of: at, $0) }) { return found }
-        nodes.append(RouteNode(segment: text, parent: at))
-        let made = nodes.count - 1
-        nodes[at].add(literal: made, hash: RouteNode.hash(text))
-        return made
+        var edges = RouteEdges(count: literals.count)
+        for (edge, child) in literals { edges.insert(parent: edge.parent, key: RouteNode.hash(edge.segment), child: child) }
+        self.nodes = nodes
+        self.edges = edges
+        self.methods = methods
+        summaries = nodes.map { RouteNodeSummary($0, methods: methods) }
     }
 
     /// The literal child of `at` whose text is `segment`.
     func child(of at: Int, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
-        // Most nodes have a few literal children: comparing them costs less than hashing.
-        if nodes[at].literalOrder.count <= RouteNode.scanLimit {
-            for child in nodes[at].literalOrder where nodes[child].matches(segment) { return child }
-            return nil
+        // A plain loop: a closure here would capture (and retain) the matcher's arrays per call.
+        let key = RouteNode.hash(segment)
+        let parent = Int32(truncatingIfNeeded: at)
+        var slot = edges.start(parent: at, key: key)
+        while true {
+            let edge = edges.slots[slot]
+            if edge.child < 0 { return nil }
+            if edge.key == key && edge.parent == parent {
+                let child = Int(edge.child)
+                if summaries[child].mayMatch(segment) && (segment.count <= 16 || nodes[child].matches(segment)) { return child }
+            }
+            slot = (slot + 1) & edges.mask
         }
-        guard let found = nodes[at].literals[RouteNode.hash(segment)] else { return nil }
-        if found >= 0 { return nodes[found].matches(segment) ? found : nil }
-        return nodes[at].collided.first { nodes[$0].matches(segment) }
     }
 
     /// What a lookup found, without the parameters (read later, only if asked for).
@@ -90,37 +114,55 @@ package struct RouteMatcher: Sendable {
     package func route(method: String, path: String) -> Lookup {
         var path = path
         return path.withUTF8 { bytes in
-            func route(for method: String) -> Int? {
-                var found: Int?
-                _ = visit(0, bytes, from: 0) { node in
-                    found = node.endpoints.first { $0.method == method }?.route
-                    return found != nil
-                }
-                return found
-            }
-            if let index = route(for: method) ?? (method == "HEAD" ? route(for: "GET") : nil) { return .route(index) }
+            if let index = route(for: method, bytes) ?? (method == "HEAD" ? route(for: "GET", bytes) : nil) { return .route(index) }
             var allowed: Set<String> = []
-            _ = visit(0, bytes, from: 0) { node in
-                for endpoint in node.endpoints { allowed.insert(endpoint.method) }
-                return false
-            }
+            collectMethods(0, bytes, from: 0, into: &allowed)
             guard !allowed.isEmpty else { return .notFound }
             if allowed.contains("GET") { allowed.insert("HEAD") }
             return .methodNotAllowed(allowed: allowed.sorted())
         }
     }
 
-    /// Depth-first over the nodes that match the path from `from`, literal children before the
-    /// parameter child, so end nodes are met from the most specific template to the least.
-    /// Stops when `accept` says so.
-    private func visit(_ at: Int, _ path: UnsafeBufferPointer<UInt8>, from: Int, _ accept: (RouteNode) -> Bool) -> Bool {
+    private func route(for method: String, _ path: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let methodIndex = methods.firstIndex(of: method) else { return nil }
+        return find(0, path, from: 0, method: methodIndex)
+    }
+
+    // The two walks below visit the nodes that match the path from `from` depth first, literal
+    // children before the parameter child, so end nodes are met from the most specific template
+    // to the least. They are written out rather than sharing a walk that takes a closure: the
+    // closure would capture (and retain) the matcher's arrays on every request.
+
+    /// The first route for the method at `methodIndex` of `methods` below node `at`.
+    private func find(_ at: Int, _ path: UnsafeBufferPointer<UInt8>, from: Int, method methodIndex: Int) -> Int? {
+        guard let segment = RouteMatcher.segment(in: path, from: from) else { return endpoint(at, method: methodIndex) }
+        let text = UnsafeBufferPointer(rebasing: path[segment])
+        if let literal = literalChild(of: at, raw: text), let found = find(literal, path, from: segment.upperBound, method: methodIndex) {
+            return found
+        }
+        let parameter = summaries[at].parameter
+        guard parameter >= 0 else { return nil }
+        return find(Int(parameter), path, from: segment.upperBound, method: methodIndex)
+    }
+
+    /// Every method of the routes below node `at` whose template matches the whole path.
+    private func collectMethods(_ at: Int, _ path: UnsafeBufferPointer<UInt8>, from: Int, into allowed: inout Set<String>) {
         guard let segment = RouteMatcher.segment(in: path, from: from) else {
-            return !nodes[at].endpoints.isEmpty && accept(nodes[at])
+            for endpoint in nodes[at].endpoints { allowed.insert(endpoint.method) }
+            return
         }
         let text = UnsafeBufferPointer(rebasing: path[segment])
-        if let literal = literalChild(of: at, raw: text), visit(literal, path, from: segment.upperBound, accept) { return true }
-        if let parameter = nodes[at].parameter, visit(parameter, path, from: segment.upperBound, accept) { return true }
-        return false
+        if let literal = literalChild(of: at, raw: text) { collectMethods(literal, path, from: segment.upperBound, into: &allowed) }
+        if let parameter = nodes[at].parameter { collectMethods(parameter, path, from: segment.upperBound, into: &allowed) }
+    }
+
+    /// The route ending at node `at` for the method at `methodIndex` of `methods`.
+    private func endpoint(_ at: Int, method methodIndex: Int) -> Int? {
+        let summary = summaries[at]
+        if Int(summary.firstMethod) == methodIndex { return Int(summary.firstRoute) }
+        guard summary.endpoints > 1 else { return nil }
+        let method = methods[methodIndex]
+        return nodes[at].endpoints.first { $0.method == method }?.route
     }
 
     /// The literal child of `at` for a segment as sent: literals are matched decoded, so `%41`

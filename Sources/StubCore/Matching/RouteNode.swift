@@ -5,16 +5,12 @@ import Darwin
 #endif
 
 /// One node of the route tree: the literal text that leads to it, its children, and the routes
-/// whose templates end here.
+/// whose templates end here. A lookup reads its `RouteNodeSummary` instead.
 struct RouteNode: Sendable {
     /// The literal segment that leads here, as UTF-8 (empty for the root and parameter nodes).
     var segment: [UInt8] = []
-    /// Literal children by the hash of their segment; -1 marks a hash two children share, whose
-    /// children are then in `collided`.
-    var literals: [UInt64: Int] = [:]
-    /// Children whose segment hashes collide, compared one by one.
-    var collided: [Int] = []
-    /// The literal children in the order they were added, for a stable near-miss walk.
+    /// The literal children in the order they were added, for a stable near-miss walk (a lookup
+    /// finds them in `RouteEdges`).
     var literalOrder: [Int] = []
     /// The child that takes any one segment.
     var parameter: Int?
@@ -22,24 +18,9 @@ struct RouteNode: Sendable {
     /// Routes whose template ends here.
     var endpoints: [RouteMatcher.Endpoint] = []
 
-    /// Up to this many literal children are compared one by one instead of looked up by hash.
-    static let scanLimit = 4
-
     init(segment: [UInt8] = [], parent: Int? = nil) {
         self.segment = segment
         self.parent = parent
-    }
-
-    /// Records `child` (whose segment hashes to `hash`) as a literal child.
-    mutating func add(literal child: Int, hash: UInt64) {
-        literalOrder.append(child)
-        switch literals[hash] {
-        case nil: literals[hash] = child
-        case -1: collided.append(child)
-        case let other?:
-            literals[hash] = -1
-            collided += [other, child]
-        }
     }
 
     /// True when `bytes` is this node's segment.

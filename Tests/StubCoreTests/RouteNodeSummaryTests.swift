@@ -1,0 +1,33 @@
+@testable import StubCore
+import Testing
+
+/// A node's summary lets a lookup rule a segment out from one packed record; only a segment longer
+/// than the 16 bytes it holds needs the node's whole text.
+@Suite struct RouteNodeSummaryTests {
+    func summary(_ text: String) -> RouteNodeSummary {
+        RouteNodeSummary(RouteNode(segment: Array(text.utf8)), methods: [])
+    }
+
+    func mayMatch(_ summary: RouteNodeSummary, _ text: String) -> Bool {
+        Array(text.utf8).withUnsafeBufferPointer { summary.mayMatch($0) }
+    }
+
+    @Test func everyByteOfAShortSegmentCounts() {
+        let node = summary("abcdefgh12345678")
+        #expect(mayMatch(node, "abcdefgh12345678"))
+        #expect(!mayMatch(node, "abcdefgh12345679"))  // the second word differs
+        #expect(!mayMatch(node, "Abcdefgh12345678"))  // the first word differs
+        #expect(!mayMatch(node, "abcdefgh1234567"))  // shorter
+        #expect(mayMatch(summary("v1"), "v1"))
+        #expect(!mayMatch(summary("v1"), "v2"))
+        #expect(mayMatch(summary(""), ""))
+    }
+
+    @Test func aLongSegmentIsOnlyRuledOutByItsLengthAndFirstBytes() {
+        let node = summary("abcdefghijklmnopqrstuvwxyz-1")
+        // Alike in length and the first 16 bytes: the summary cannot tell, the node's text must.
+        #expect(mayMatch(node, "abcdefghijklmnopqrstuvwxyz-2"))
+        #expect(!mayMatch(node, "abcdefghijklmnoXqrstuvwxyz-1"))
+        #expect(!mayMatch(node, "abcdefghijklmnopqrstuvwxyz-12"))
+    }
+}
