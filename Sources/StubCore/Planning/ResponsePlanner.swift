@@ -66,7 +66,7 @@ package struct ResponsePlanner: Sendable {
             held.route = route
             return held
         }
-        var view = RequestView(request, template: route.template)
+        var view = RequestView(request, route: route)
         // The view gets the operation's variables only when a condition of the endpoint reads them.
         if variables, let graphQL { view.graphQL = graphQL }
         let chosen: (index: Int, selection: ResponsePlan.Selection)

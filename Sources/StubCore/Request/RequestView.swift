@@ -18,10 +18,12 @@ struct RequestView {
         init(_ request: GraphQLRequest) { self.request = request }
     }
 
-    /// A view of a request matched to `template`.
-    init(_ head: any RequestHead, template: PathTemplate) {
+    /// A view of a request matched to `route`. The view keeps the route, not a copy of its
+    /// template: copying retains the template's text and segments, two more places a request to a
+    /// route not used for a while waits for memory.
+    init(_ head: any RequestHead, route: Route) {
         self.head = head
-        parameters = .template(template)
+        parameters = .route(route)
     }
 
     /// A view with parameters already captured (in-memory requests in tests and tools).
@@ -45,7 +47,7 @@ struct RequestView {
     func parameter(_ name: String) -> String? {
         switch parameters {
         case .captured(let values): return values[name]
-        case .template(let template): return template.value(of: name, in: head.path)
+        case .route(let route): return route.template.value(of: name, in: head.path)
         }
     }
 
@@ -55,7 +57,7 @@ struct RequestView {
     }
 
     private enum PathParameters {
-        case template(PathTemplate)
+        case route(Route)
         case captured([String: String])
     }
 }
