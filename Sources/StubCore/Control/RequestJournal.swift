@@ -53,18 +53,18 @@ public struct RequestJournal: Sendable {
     public mutating func append(_ record: consuming RequestRecord) -> Entry? {
         guard capacity > 0 else { return nil }
         RequestJournal.trim(&record)
+        let hints = record.dropHints
         // Moved, never copied: a record holds a dozen counted references, and each copy of it
         // retains and releases every one.
-        let extent = record.dropHints
         var entry = Entry(id: nextID, record: consume record)
         nextID += 1
         if ring.count < capacity {
             ring.append(consume entry)
-            storage.append(extent)
+            storage.append(hints)
             return nil
         }
         swap(&ring[start], &entry)
-        storage[start] = extent
+        storage[start] = hints
         start = (start + 1) % capacity
         prefetchNextDrops()
         return entry

@@ -20,7 +20,7 @@ package struct RouteMatcher: Sendable {
         var route: Int
     }
 
-    private(set) var nodes: [RouteNode]
+    let nodes: [RouteNode]
     let templates: [PathTemplate]
     /// Every literal edge, for lookups.
     private let edges: RouteEdges
