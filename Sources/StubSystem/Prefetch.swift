@@ -8,4 +8,10 @@ public enum Prefetch {
     public static func forWriting(_ address: UnsafeRawPointer) {
         CSystem_prefetch_for_writing(address)
     }
+
+    /// Asks for the cache line at `address`, to be read soon. A hint: it never faults.
+    @inline(__always)
+    public static func forReading(_ address: UnsafeRawPointer) {
+        CSystem_prefetch_for_reading(address)
+    }
 }

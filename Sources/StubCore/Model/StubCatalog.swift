@@ -20,7 +20,7 @@ public final class StubCatalog: Sendable {
     package let graphql: GraphQLEndpoints
     /// The key of each route's first variant in the flat list of all variants (route order, then
     /// variant order), where the transport keeps one prepared response per variant.
-    private let firstVariantKey: [Int]
+    private let hints: [RouteHint]
     private let indexByID: [String: Int]
 
     /// Makes a catalog from routes that have already been validated.
@@ -37,13 +37,14 @@ public final class StubCatalog: Sendable {
         self.loadedAt = loadedAt
         self.matcher = RouteMatcher(routes: routes)
         self.graphql = GraphQLEndpoints(routes: routes, manifests: graphQLManifests)
-        var keys: [Int] = []
+        var hints: [RouteHint] = []
+        hints.reserveCapacity(routes.count)
         var next = 0
         for route in routes {
-            keys.append(next)
+            hints.append(RouteHint(route, firstVariantKey: next))
             next += route.variants.count
         }
-        firstVariantKey = keys
+        self.hints = hints
         indexByID = Dictionary(routes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -52,7 +53,13 @@ public final class StubCatalog: Sendable {
 
     /// The key of a route's variant in `allVariants`.
     public func variantKey(route: Int, variant: Int) -> Int {
-        firstVariantKey[route] + variant
+        hints[route].firstVariantKey + variant
+    }
+
+    /// Asks the CPU for the memory that planning an answer of the route at `index` reads.
+    @inline(__always)
+    func prefetchRoute(_ index: Int) {
+        hints[index].prefetch()
     }
 
     /// The route with the given id (`service/folder`, or `folder` for routes outside a service).
