@@ -102,6 +102,17 @@ import Testing
         #expect(routeID("DELETE", "/users/me") == "u/del")
     }
 
+    /// A path that ends at a parameter finds the first route there in its parent's summary; any
+    /// other method, or a path that goes on, still reaches the parameter node itself.
+    @Test func aPathEndingAtAParameterFindsEachMethodsRoute() {
+        #expect(routeID("GET", "/users/7") == "u/byID")
+        #expect(routeID("DELETE", "/users/7") == "u/del")
+        #expect(routeID("HEAD", "/users/7") == "u/byID")
+        #expect(routeID("GET", "/users/7//") == "u/byID")
+        #expect(routeID("GET", "/users/7/posts") == nil)
+        #expect(routeID("GET", "/users/7/posts/9") == "u/posts")
+    }
+
     @Test func headIsAnsweredByGetRoutes() {
         #expect(routeID("HEAD", "/users/me") == "u/me")
     }

@@ -30,4 +30,21 @@ import Testing
         #expect(!mayMatch(node, "abcdefghijklmnoXqrstuvwxyz-1"))
         #expect(!mayMatch(node, "abcdefghijklmnopqrstuvwxyz-12"))
     }
+
+    /// The summary carries what lets a lookup skip reads: how many literal children there are, and
+    /// the first route ending at the parameter child, by method index.
+    @Test func itCountsLiteralChildrenAndNamesTheParameterChildsFirstRoute() {
+        var node = RouteNode(segment: Array("items".utf8))
+        node.literalOrder = [4, 9]
+        node.parameter = 5
+        var parameter = RouteNode(parent: 3)
+        parameter.endpoints = [RouteMatcher.Endpoint(method: "DELETE", route: 17), RouteMatcher.Endpoint(method: "GET", route: 18)]
+        let summary = RouteNodeSummary(node, parameterChild: parameter, methods: ["GET", "DELETE"])
+        #expect(summary.literals == 2)
+        #expect(summary.parameter == 5)
+        #expect(summary.parameterMethod == 1)
+        #expect(summary.parameterRoute == 17)
+        let bare = RouteNodeSummary(RouteNode(segment: Array("x".utf8)), methods: ["GET"])
+        #expect(bare.literals == 0 && bare.parameter == -1 && bare.parameterRoute == -1)
+    }
 }

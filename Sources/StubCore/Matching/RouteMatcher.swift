@@ -24,8 +24,11 @@ package struct RouteMatcher: Sendable {
     let templates: [PathTemplate]
     /// Every literal edge, for lookups.
     private let edges: RouteEdges
-    /// What a lookup reads of each node, by node index.
+    /// What a lookup reads of each node, by node index (a literal node's is in its edge's slot
+    /// too, where lookups read it).
     private let summaries: [RouteNodeSummary]
+    /// Each node's identity, by node index (see `RouteEdges`).
+    private let identities: [UInt64]
     /// The methods routes answer, in the order first met: a summary names one by its index.
     private let methods: [String]
 
@@ -63,28 +66,47 @@ package struct RouteMatcher: Sendable {
             nodes[at].endpoints.append(Endpoint(method: route.method, route: index))
             if !methods.contains(route.method) { methods.append(route.method) }
         }
-        var edges = RouteEdges(count: literals.count)
-        for (edge, child) in literals { edges.insert(parent: edge.parent, key: RouteNode.hash(edge.segment), child: child) }
+        // A node is added after its parent, so one pass in order gives every identity.
+        var identities = [RouteEdges.root]
+        for index in nodes.indices.dropFirst() {
+            let parent = nodes[index].parent ?? 0
+            let step = nodes[parent].parameter == index ? RouteEdges.parameterStep : RouteNode.hash(nodes[index].segment)
+            identities.append(RouteEdges.identity(after: identities[parent], segment: step))
+        }
+        let summaries = nodes.map { RouteNodeSummary($0, parameterChild: $0.parameter.map { nodes[$0] }, methods: methods) }
+        edges = RouteEdges(literals.map { edge, child in
+            RouteEdges.Slot(key: identities[child], parent: Int32(truncatingIfNeeded: edge.parent), child: Int32(truncatingIfNeeded: child),
+                            summary: summaries[child])
+        })
         self.nodes = nodes
-        self.edges = edges
         self.methods = methods
-        summaries = nodes.map { RouteNodeSummary($0, methods: methods) }
+        self.summaries = summaries
+        self.identities = identities
     }
 
     /// The literal child of `at` whose text is `segment`.
     func child(of at: Int, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        let slot = slot(of: at, identity: identities[at], segment)
+        return slot < 0 ? nil : Int(edges.slots[slot].child)
+    }
+
+    /// The index of the slot of the edge from node `at`, whose identity is `identity`, for
+    /// `segment`; -1 for none.
+    @inline(__always)
+    private func slot(of at: Int, identity: UInt64, _ segment: UnsafeBufferPointer<UInt8>) -> Int {
         // A plain loop: a closure here would capture (and retain) the matcher's arrays per call.
-        let key = RouteNode.hash(segment)
+        let key = RouteEdges.identity(after: identity, segment: RouteNode.hash(segment))
         let parent = Int32(truncatingIfNeeded: at)
-        var slot = edges.start(parent: at, key: key)
+        var index = Int(truncatingIfNeeded: key) & edges.mask
         while true {
-            let edge = edges.slots[slot]
-            if edge.child < 0 { return nil }
-            if edge.key == key && edge.parent == parent {
-                let child = Int(edge.child)
-                if summaries[child].mayMatch(segment) && (segment.count <= 16 || nodes[child].matches(segment)) { return child }
+            let slot = edges.slots + index
+            if slot.pointee.child < 0 { return -1 }
+            // Two segments may share a hash, and two parents an identity: compare both.
+            if slot.pointee.key == key && slot.pointee.parent == parent && slot.pointee.summary.mayMatch(segment)
+                && (segment.count <= 16 || nodes[Int(slot.pointee.child)].matches(segment)) {
+                return index
             }
-            slot = (slot + 1) & edges.mask
+            index = (index + 1) & edges.mask
         }
     }
 
@@ -114,6 +136,7 @@ package struct RouteMatcher: Sendable {
     package func route(method: String, path: String) -> Lookup {
         var path = path
         return path.withUTF8 { bytes in
+            edges.prefetch(path: bytes)
             if let index = route(for: method, bytes) ?? (method == "HEAD" ? route(for: "GET", bytes) : nil) { return .route(index) }
             var allowed: Set<String> = []
             collectMethods(0, bytes, from: 0, into: &allowed)
@@ -125,7 +148,7 @@ package struct RouteMatcher: Sendable {
 
     private func route(for method: String, _ path: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let methodIndex = methods.firstIndex(of: method) else { return nil }
-        return find(0, path, from: 0, method: methodIndex)
+        return find(0, summaries[0], identity: RouteEdges.root, path, from: 0, method: methodIndex)
     }
 
     // The two walks below visit the nodes that match the path from `from` depth first, literal
@@ -133,16 +156,31 @@ package struct RouteMatcher: Sendable {
     // to the least. They are written out rather than sharing a walk that takes a closure: the
     // closure would capture (and retain) the matcher's arrays on every request.
 
-    /// The first route for the method at `methodIndex` of `methods` below node `at`.
-    private func find(_ at: Int, _ path: UnsafeBufferPointer<UInt8>, from: Int, method methodIndex: Int) -> Int? {
-        guard let segment = RouteMatcher.segment(in: path, from: from) else { return endpoint(at, method: methodIndex) }
+    /// The first route for the method at `methodIndex` of `methods` below node `at`, whose
+    /// summary is `summary` and identity `identity`.
+    private func find(_ at: Int, _ summary: RouteNodeSummary, identity: UInt64, _ path: UnsafeBufferPointer<UInt8>, from: Int,
+                      method methodIndex: Int) -> Int? {
+        guard let segment = RouteMatcher.segment(in: path, from: from) else { return endpoint(at, summary, method: methodIndex) }
         let text = UnsafeBufferPointer(rebasing: path[segment])
-        if let literal = literalChild(of: at, raw: text), let found = find(literal, path, from: segment.upperBound, method: methodIndex) {
-            return found
+        let next = segment.upperBound
+        if summary.literals > 0 {
+            let index = literalSlot(of: at, identity: identity, raw: text)
+            if index >= 0 {
+                let literal = edges.slots + index
+                if let found = find(Int(literal.pointee.child), literal.pointee.summary, identity: literal.pointee.key, path, from: next,
+                                    method: methodIndex) {
+                    return found
+                }
+            }
         }
-        let parameter = summaries[at].parameter
+        let parameter = Int(summary.parameter)
         guard parameter >= 0 else { return nil }
-        return find(Int(parameter), path, from: segment.upperBound, method: methodIndex)
+        // A path that ends at the parameter child finds its first route in this summary.
+        if Int(summary.parameterMethod) == methodIndex && RouteMatcher.segment(in: path, from: next) == nil {
+            return Int(summary.parameterRoute)
+        }
+        return find(parameter, summaries[parameter], identity: RouteEdges.identity(after: identity, segment: RouteEdges.parameterStep), path,
+                    from: next, method: methodIndex)
     }
 
     /// Every method of the routes below node `at` whose template matches the whole path.
@@ -156,9 +194,9 @@ package struct RouteMatcher: Sendable {
         if let parameter = nodes[at].parameter { collectMethods(parameter, path, from: segment.upperBound, into: &allowed) }
     }
 
-    /// The route ending at node `at` for the method at `methodIndex` of `methods`.
-    private func endpoint(_ at: Int, method methodIndex: Int) -> Int? {
-        let summary = summaries[at]
+    /// The route ending at node `at`, summarised by `summary`, for the method at `methodIndex` of
+    /// `methods`.
+    private func endpoint(_ at: Int, _ summary: RouteNodeSummary, method methodIndex: Int) -> Int? {
         if Int(summary.firstMethod) == methodIndex { return Int(summary.firstRoute) }
         guard summary.endpoints > 1 else { return nil }
         let method = methods[methodIndex]
@@ -168,9 +206,16 @@ package struct RouteMatcher: Sendable {
     /// The literal child of `at` for a segment as sent: literals are matched decoded, so `%41`
     /// matches `A` and `a%2Fb` is one segment that no literal without a slash matches.
     private func literalChild(of at: Int, raw: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard PathDecoding.needsDecoding(raw) else { return child(of: at, raw) }
-        guard case .success(let decoded) = PathDecoding.decode(raw) else { return nil }
-        return decoded.withUnsafeBufferPointer { child(of: at, $0) }
+        let slot = literalSlot(of: at, identity: identities[at], raw: raw)
+        return slot < 0 ? nil : Int(edges.slots[slot].child)
+    }
+
+    /// The index of that literal child's slot, for node `at` whose identity is `identity`; -1 for
+    /// none.
+    private func literalSlot(of at: Int, identity: UInt64, raw: UnsafeBufferPointer<UInt8>) -> Int {
+        guard PathDecoding.needsDecoding(raw) else { return slot(of: at, identity: identity, raw) }
+        guard case .success(let decoded) = PathDecoding.decode(raw) else { return -1 }
+        return decoded.withUnsafeBufferPointer { slot(of: at, identity: identity, $0) }
     }
 
     /// The next non-empty segment of `path` at or after `from`; nil when none is left.

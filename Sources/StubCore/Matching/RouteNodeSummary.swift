@@ -1,6 +1,7 @@
-/// What a lookup reads of a route node, packed side by side with the other nodes' summaries: the
-/// start of its segment, the parameter child and the first route ending there. The node itself
-/// (`RouteNode`) keeps the rest, for longer segments, more methods and near misses.
+/// What a lookup reads of a route node, packed in 48 bytes (inside the edge's slot, for a node
+/// with a literal segment): the start of its segment, its children and the first route ending
+/// there and at its parameter child. The node itself (`RouteNode`) keeps the rest, for longer
+/// segments, more methods and near misses.
 struct RouteNodeSummary: Sendable {
     /// The segment's first 16 bytes, zero-padded.
     var head: (UInt64, UInt64) = (0, 0)
@@ -13,9 +14,19 @@ struct RouteNodeSummary: Sendable {
     /// The method (an index into `RouteMatcher.methods`) and route of the first route ending here.
     var firstMethod: Int32 = -1
     var firstRoute: Int32 = -1
+    /// How many literal children the node has: with none, a lookup skips the probe for one.
+    var literals: Int32 = 0
+    /// The method and route of the first route ending at the parameter child, so a path that ends
+    /// there needs no other read.
+    var parameterMethod: Int32 = -1
+    var parameterRoute: Int32 = -1
 
-    /// Summarises `node`; `methods` lists the matcher's methods by index.
-    init(_ node: RouteNode, methods: [String]) {
+    /// An empty summary.
+    init() {}
+
+    /// Summarises `node`, whose parameter child is `parameterChild`; `methods` lists the
+    /// matcher's methods by index.
+    init(_ node: RouteNode, parameterChild: RouteNode? = nil, methods: [String]) {
         length = Int32(truncatingIfNeeded: node.segment.count)
         head = RouteNodeSummary.head(of: node.segment.withUnsafeBufferPointer { $0 })
         parameter = node.parameter.map { Int32(truncatingIfNeeded: $0) } ?? -1
@@ -23,6 +34,11 @@ struct RouteNodeSummary: Sendable {
         if let first = node.endpoints.first, let method = methods.firstIndex(of: first.method) {
             firstMethod = Int32(truncatingIfNeeded: method)
             firstRoute = Int32(truncatingIfNeeded: first.route)
+        }
+        literals = Int32(truncatingIfNeeded: node.literalOrder.count)
+        if let first = parameterChild?.endpoints.first, let method = methods.firstIndex(of: first.method) {
+            parameterMethod = Int32(truncatingIfNeeded: method)
+            parameterRoute = Int32(truncatingIfNeeded: first.route)
         }
     }
 
