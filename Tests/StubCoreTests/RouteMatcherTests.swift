@@ -113,6 +113,30 @@ import Testing
         #expect(routeID("GET", "/users/7/posts/9") == "u/posts")
     }
 
+    /// A lookup cuts the path once and asks ahead for the first eight literal steps: a deeper
+    /// template, an escaped segment (decoded before it is looked up, after which nothing is asked
+    /// ahead) and repeated slashes are still found.
+    @Test func deepAndEscapedPathsAreFound() throws {
+        let deep = "/a/b/c/d/e/f/g/h/i/j/{id}"
+        let stubs = try TemporaryStubs([
+            "d/deep/route.json": #"{"method": "GET", "path": "\#(deep)"}"#, "d/deep/200.json": "{}",
+            "d/cafe/route.json": #"{"method": "GET", "path": "/x/café/items"}"#, "d/cafe/200.json": "{}",
+            "d/any/route.json": #"{"method": "GET", "path": "/x/{name}/items"}"#, "d/any/200.json": "{}",
+        ])
+        let catalog = try stubs.catalog()
+        func id(_ path: String) -> String? {
+            if case .route(let i) = catalog.matcher.route(method: "GET", path: path) { return catalog.routes[i].id }
+            return nil
+        }
+        #expect(id("/a/b/c/d/e/f/g/h/i/j/7") == "d/deep")
+        #expect(id("//a/b//c/d/e/f/g/h/i/j/7/") == "d/deep")
+        #expect(id("/a/b/c/d/e/f/g/h/i/k/7") == nil)
+        #expect(id("/x/caf%C3%A9/items") == "d/cafe")
+        #expect(id("/x/cafe/items") == "d/any")
+        #expect(id("/x/caf%C3%A9") == nil)
+        #expect(id("x/caf%C3%A9/items") == "d/cafe")
+    }
+
     @Test func headIsAnsweredByGetRoutes() {
         #expect(routeID("HEAD", "/users/me") == "u/me")
     }

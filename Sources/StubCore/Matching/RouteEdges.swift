@@ -7,7 +7,7 @@ import StubSystem
 /// A slot's key is the child's identity: a hash of every segment on the way from the root
 /// (`identity(after:segment:)`), not of the parent's index. So a lookup can work out, from the
 /// path alone, where the slot of every literal step lies and ask for all of them at once
-/// (`prefetch(path:)`), instead of learning each step's address from the one before.
+/// (`prefetch(identity:)`), instead of learning each step's address from the one before.
 struct RouteEdges: @unchecked Sendable {
     // Safe to share: `slots` points into `storage`, which this value keeps alive and nobody
     // writes after the table is built.
@@ -59,18 +59,10 @@ struct RouteEdges: @unchecked Sendable {
         return h
     }
 
-    /// Asks for the slots of the first eight steps of `path`, assuming each is a literal one:
-    /// they then arrive together while the walk begins, rather than one after another.
-    func prefetch(path: UnsafeBufferPointer<UInt8>) {
-        var identity = RouteEdges.root
-        var from = 0
-        var steps = 0
-        while steps < 8, let segment = RouteMatcher.segment(in: path, from: from) {
-            identity = RouteEdges.identity(after: identity, segment: RouteNode.hash(UnsafeBufferPointer(rebasing: path[segment])))
-            Prefetch.forReading(slots + (Int(truncatingIfNeeded: identity) & mask))
-            from = segment.upperBound
-            steps += 1
-        }
+    /// Asks for the slot where a lookup starts for the node with `identity`.
+    @inline(__always)
+    func prefetch(identity: UInt64) {
+        Prefetch.forReading(slots + (Int(truncatingIfNeeded: identity) & mask))
     }
 }
 

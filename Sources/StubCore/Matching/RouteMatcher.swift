@@ -23,14 +23,14 @@ package struct RouteMatcher: Sendable {
     let nodes: [RouteNode]
     let templates: [PathTemplate]
     /// Every literal edge, for lookups.
-    private let edges: RouteEdges
+    let edges: RouteEdges
     /// What a lookup reads of each node, by node index (a literal node's is in its edge's slot
     /// too, where lookups read it).
-    private let summaries: [RouteNodeSummary]
+    let summaries: [RouteNodeSummary]
     /// Each node's identity, by node index (see `RouteEdges`).
     private let identities: [UInt64]
     /// The methods routes answer, in the order first met: a summary names one by its index.
-    private let methods: [String]
+    let methods: [String]
 
     /// A literal edge while the tree is built.
     private struct Edge: Hashable {
@@ -93,9 +93,9 @@ package struct RouteMatcher: Sendable {
     /// The index of the slot of the edge from node `at`, whose identity is `identity`, for
     /// `segment`; -1 for none.
     @inline(__always)
-    private func slot(of at: Int, identity: UInt64, _ segment: UnsafeBufferPointer<UInt8>) -> Int {
+    func slot(of at: Int, identity: UInt64, _ segment: UnsafeBufferPointer<UInt8>, hash: UInt64? = nil) -> Int {
         // A plain loop: a closure here would capture (and retain) the matcher's arrays per call.
-        let key = RouteEdges.identity(after: identity, segment: RouteNode.hash(segment))
+        let key = RouteEdges.identity(after: identity, segment: hash ?? RouteNode.hash(segment))
         let parent = Int32(truncatingIfNeeded: at)
         var index = Int(truncatingIfNeeded: key) & edges.mask
         while true {
@@ -136,8 +136,7 @@ package struct RouteMatcher: Sendable {
     package func route(method: String, path: String) -> Lookup {
         var path = path
         return path.withUTF8 { bytes in
-            edges.prefetch(path: bytes)
-            if let index = route(for: method, bytes) ?? (method == "HEAD" ? route(for: "GET", bytes) : nil) { return .route(index) }
+            if let index = route(for: method, bytes) { return .route(index) }
             var allowed: Set<String> = []
             collectMethods(0, bytes, from: 0, into: &allowed)
             guard !allowed.isEmpty else { return .notFound }
@@ -146,42 +145,9 @@ package struct RouteMatcher: Sendable {
         }
     }
 
-    private func route(for method: String, _ path: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let methodIndex = methods.firstIndex(of: method) else { return nil }
-        return find(0, summaries[0], identity: RouteEdges.root, path, from: 0, method: methodIndex)
-    }
-
-    // The two walks below visit the nodes that match the path from `from` depth first, literal
-    // children before the parameter child, so end nodes are met from the most specific template
-    // to the least. They are written out rather than sharing a walk that takes a closure: the
-    // closure would capture (and retain) the matcher's arrays on every request.
-
-    /// The first route for the method at `methodIndex` of `methods` below node `at`, whose
-    /// summary is `summary` and identity `identity`.
-    private func find(_ at: Int, _ summary: RouteNodeSummary, identity: UInt64, _ path: UnsafeBufferPointer<UInt8>, from: Int,
-                      method methodIndex: Int) -> Int? {
-        guard let segment = RouteMatcher.segment(in: path, from: from) else { return endpoint(at, summary, method: methodIndex) }
-        let text = UnsafeBufferPointer(rebasing: path[segment])
-        let next = segment.upperBound
-        if summary.literals > 0 {
-            let index = literalSlot(of: at, identity: identity, raw: text)
-            if index >= 0 {
-                let literal = edges.slots + index
-                if let found = find(Int(literal.pointee.child), literal.pointee.summary, identity: literal.pointee.key, path, from: next,
-                                    method: methodIndex) {
-                    return found
-                }
-            }
-        }
-        let parameter = Int(summary.parameter)
-        guard parameter >= 0 else { return nil }
-        // A path that ends at the parameter child finds its first route in this summary.
-        if Int(summary.parameterMethod) == methodIndex && RouteMatcher.segment(in: path, from: next) == nil {
-            return Int(summary.parameterRoute)
-        }
-        return find(parameter, summaries[parameter], identity: RouteEdges.identity(after: identity, segment: RouteEdges.parameterStep), path,
-                    from: next, method: methodIndex)
-    }
+    // `collectMethods` visits the nodes that match the path from `from` depth first, as a lookup
+    // does (`find`); it is written out rather than sharing a walk that takes a closure, which
+    // would capture (and retain) the matcher's arrays on every request.
 
     /// Every method of the routes below node `at` whose template matches the whole path.
     private func collectMethods(_ at: Int, _ path: UnsafeBufferPointer<UInt8>, from: Int, into allowed: inout Set<String>) {
@@ -194,15 +160,6 @@ package struct RouteMatcher: Sendable {
         if let parameter = nodes[at].parameter { collectMethods(parameter, path, from: segment.upperBound, into: &allowed) }
     }
 
-    /// The route ending at node `at`, summarised by `summary`, for the method at `methodIndex` of
-    /// `methods`.
-    private func endpoint(_ at: Int, _ summary: RouteNodeSummary, method methodIndex: Int) -> Int? {
-        if Int(summary.firstMethod) == methodIndex { return Int(summary.firstRoute) }
-        guard summary.endpoints > 1 else { return nil }
-        let method = methods[methodIndex]
-        return nodes[at].endpoints.first { $0.method == method }?.route
-    }
-
     /// The literal child of `at` for a segment as sent: literals are matched decoded, so `%41`
     /// matches `A` and `a%2Fb` is one segment that no literal without a slash matches.
     private func literalChild(of at: Int, raw: UnsafeBufferPointer<UInt8>) -> Int? {
@@ -212,7 +169,7 @@ package struct RouteMatcher: Sendable {
 
     /// The index of that literal child's slot, for node `at` whose identity is `identity`; -1 for
     /// none.
-    private func literalSlot(of at: Int, identity: UInt64, raw: UnsafeBufferPointer<UInt8>) -> Int {
+    func literalSlot(of at: Int, identity: UInt64, raw: UnsafeBufferPointer<UInt8>) -> Int {
         guard PathDecoding.needsDecoding(raw) else { return slot(of: at, identity: identity, raw) }
         guard case .success(let decoded) = PathDecoding.decode(raw) else { return -1 }
         return decoded.withUnsafeBufferPointer { slot(of: at, identity: identity, $0) }

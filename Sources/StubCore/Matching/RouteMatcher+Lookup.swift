@@ -1,0 +1,94 @@
+/// One segment of a request path, as a lookup cut it: where it lies, its hash (as
+/// `RouteNode.hash`) and whether it holds a percent escape (then it is decoded before a literal
+/// is looked up).
+struct PathSegment {
+    var start: Int32
+    var end: Int32
+    var hash: UInt64
+    var escaped: Bool
+}
+
+extension RouteMatcher {
+    /// The route for `method` at `path` (HEAD falls back to GET), or nil.
+    ///
+    /// The path is cut into segments once, on the stack, each hashed as it is read; the slot of
+    /// every literal step is asked for at the same time (`RouteEdges.prefetch`), from the path
+    /// alone, so with a table too large for the cache the steps' memory arrives together.
+    func route(for method: String, _ path: UnsafeBufferPointer<UInt8>) -> Int? {
+        let methodIndex = methods.firstIndex(of: method)
+        let fallback = method == "HEAD" ? methods.firstIndex(of: "GET") : nil
+        guard methodIndex != nil || fallback != nil else { return nil }
+        // A path of n bytes has at most (n + 1) / 2 segments.
+        return withUnsafeTemporaryAllocation(of: PathSegment.self, capacity: (path.count + 1) / 2 + 1) { buffer in
+            let segments = UnsafeBufferPointer(rebasing: buffer[..<cut(path, into: buffer)])
+            if let methodIndex, let found = find(0, summaries[0], identity: RouteEdges.root, path, segments, depth: 0, method: methodIndex) {
+                return found
+            }
+            guard let fallback else { return nil }
+            return find(0, summaries[0], identity: RouteEdges.root, path, segments, depth: 0, method: fallback)
+        }
+    }
+
+    /// Fills `buffer` with the segments of `path` and returns how many there are; asks for the
+    /// slots of the first eight, until one needs decoding.
+    private func cut(_ path: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<PathSegment>) -> Int {
+        let slash = UInt8(ascii: "/"), percent = UInt8(ascii: "%")
+        var count = 0, at = 0
+        var identity = RouteEdges.root
+        var prefetching = true
+        while at < path.count {
+            if path[at] == slash { at += 1; continue }
+            let start = at
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var escaped = false
+            while at < path.count, path[at] != slash {
+                escaped = escaped || path[at] == percent
+                hash = (hash ^ UInt64(path[at])) &* 0x100_0000_01b3
+                at += 1
+            }
+            buffer[count] = PathSegment(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: at), hash: hash, escaped: escaped)
+            count += 1
+            prefetching = prefetching && !escaped && count <= 8
+            if prefetching {
+                identity = RouteEdges.identity(after: identity, segment: hash)
+                edges.prefetch(identity: identity)
+            }
+        }
+        return count
+    }
+
+    /// The first route for the method at `methodIndex` of `methods` below node `at`, whose summary
+    /// is `summary` and identity `identity`, for the segments from `depth` on. Literal children
+    /// are tried before the parameter child, so the most specific template wins.
+    private func find(_ at: Int, _ summary: RouteNodeSummary, identity: UInt64, _ path: UnsafeBufferPointer<UInt8>,
+                      _ segments: UnsafeBufferPointer<PathSegment>, depth: Int, method methodIndex: Int) -> Int? {
+        guard depth < segments.count else { return endpoint(at, summary, method: methodIndex) }
+        let segment = segments[depth]
+        if summary.literals > 0 {
+            let text = UnsafeBufferPointer(rebasing: path[Int(segment.start)..<Int(segment.end)])
+            let index = segment.escaped ? literalSlot(of: at, identity: identity, raw: text) : slot(of: at, identity: identity, text, hash: segment.hash)
+            if index >= 0 {
+                let literal = edges.slots + index
+                if let found = find(Int(literal.pointee.child), literal.pointee.summary, identity: literal.pointee.key, path, segments,
+                                    depth: depth + 1, method: methodIndex) {
+                    return found
+                }
+            }
+        }
+        let parameter = Int(summary.parameter)
+        guard parameter >= 0 else { return nil }
+        // A path that ends at the parameter child finds its first route in this summary.
+        if depth + 1 == segments.count && Int(summary.parameterMethod) == methodIndex { return Int(summary.parameterRoute) }
+        return find(parameter, summaries[parameter], identity: RouteEdges.identity(after: identity, segment: RouteEdges.parameterStep), path,
+                    segments, depth: depth + 1, method: methodIndex)
+    }
+
+    /// The route ending at node `at`, summarised by `summary`, for the method at `methodIndex` of
+    /// `methods`.
+    private func endpoint(_ at: Int, _ summary: RouteNodeSummary, method methodIndex: Int) -> Int? {
+        if Int(summary.firstMethod) == methodIndex { return Int(summary.firstRoute) }
+        guard summary.endpoints > 1 else { return nil }
+        let method = methods[methodIndex]
+        return nodes[at].endpoints.first { $0.method == method }?.route
+    }
+}
