@@ -1,16 +1,18 @@
-internal import CSystem
+// Public only so the two hints can be inlined into their callers: a call costs more than the
+// one instruction it wraps, on paths that ask for a dozen lines per request.
+public import CSystem
 
 /// Cache hints for memory the caller will touch soon and has not touched for long (the oldest
 /// entries of a ring): asking early lets the wait for memory overlap other work.
 public enum Prefetch {
     /// Asks for the cache line at `address`, to be written soon. A hint: it never faults.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func forWriting(_ address: UnsafeRawPointer) {
         CSystem_prefetch_for_writing(address)
     }
 
     /// Asks for the cache line at `address`, to be read soon. A hint: it never faults.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func forReading(_ address: UnsafeRawPointer) {
         CSystem_prefetch_for_reading(address)
     }
