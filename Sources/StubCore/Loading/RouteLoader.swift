@@ -199,14 +199,32 @@ package struct BodyFile {
     ]
 
     /// The HTTP status a variant name starts with (`404-missing` → 404).
+    // Both read the name's bytes: only ASCII counts, and asking characters for their Unicode
+    // properties cost more than reading the file.
+
     package static func leadingStatus(_ name: String) -> Int? {
-        let digits = name.prefix { $0.isASCII && $0.isNumber }
-        guard digits.count == 3, let status = Int(digits), (100...599).contains(status) else { return nil }
-        let rest = name.dropFirst(3)
-        return rest.isEmpty || rest.hasPrefix("-") ? status : nil
+        var status = 0
+        var digits = 0
+        for byte in name.utf8 {
+            guard BodyFile.isDigit(byte) else { break }
+            status = status * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+            if digits > 3 { return nil }
+        }
+        guard digits == 3, (100...599).contains(status) else { return nil }
+        let rest = name.utf8.dropFirst(3)
+        return rest.isEmpty || rest.first == UInt8(ascii: "-") ? status : nil
     }
 
     package static func isVariantName(_ name: String) -> Bool {
-        !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            let lower = byte | 0x20
+            return isDigit(byte) || (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 }
