@@ -32,6 +32,27 @@ import Testing
         ])
     }
 
+    /// A service with many routes lists them in parallel; the folders reached twice are still
+    /// the later ones in name order, every run.
+    @Test func aLargeServiceListedInParallelReportsTheLaterWayIn() throws {
+        var files: [String: String] = [:]
+        for i in 0..<100 {
+            files["svc/r\(i)/route.json"] = #"{"method": "GET", "path": "/r\#(i)"}"#
+            files["svc/r\(i)/200.json"] = "{}"
+        }
+        let stubs = try TemporaryStubs(files)
+        link(stubs, "svc/a-link", to: "r50")
+        link(stubs, "svc/z-link", to: "r7")
+        for _ in 0..<3 {
+            #expect(stubs.problems() == [
+                "svc/r50: leads to a folder already read (a link back into the tree); expected each folder to be reached one way only",
+                "svc/z-link: leads to a folder already read (a link back into the tree); expected each folder to be reached one way only",
+            ])
+        }
+        let catalog = try TemporaryStubs(files).catalog()
+        #expect(catalog.routes.count == 100)
+    }
+
     @Test func aLinkOutOfTheRootIsFollowedWithAWarning() throws {
         let stubs = try TemporaryStubs(StubTreeTests.files)
         let outside = try TemporaryStubs(["bye/route.json": #"{"method": "GET", "path": "/bye"}"#, "bye/200.json": "{}"])

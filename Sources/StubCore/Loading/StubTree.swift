@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,9 +52,11 @@ package struct StubTree {
                 continue
             }
             tree.add(entry.name, role: .service, service: nil, entries: inner)
-            for child in inner where child.isDirectory {
-                let relative = "\(entry.name)/\(child.name)"
-                if let routeEntries = tree.list(relative) { tree.add(relative, role: .route, service: entry.name, entries: routeEntries) }
+            // A service's route folders are listed in parallel, then taken in name order, so
+            // which of two ways into one folder counts as the second does not depend on timing.
+            let routes = inner.filter(\.isDirectory).map { "\(entry.name)/\($0.name)" }
+            for (relative, listing) in zip(routes, StubTree.listAll(routes.map { PathText.join(root, $0) })) {
+                if let routeEntries = tree.accept(relative, listing) { tree.add(relative, role: .route, service: entry.name, entries: routeEntries) }
             }
         }
         return tree
@@ -72,8 +75,14 @@ package struct StubTree {
     /// A folder's entries, read once; nil when it cannot be listed or was already read by another
     /// way in (both recorded as problems). Links among the entries that leave the root are warned of.
     private mutating func list(_ relative: String) -> [StubFiles.Entry]? {
+        accept(relative, StubFiles.list(relative.isEmpty ? root : PathText.join(root, relative)))
+    }
+
+    /// The entries of the folder at `relative`, as `listing` read them; nil when it could not be
+    /// listed or was already read by another way in.
+    private mutating func accept(_ relative: String, _ listing: Result<StubFiles.Listing, StubFiles.ListError>) -> [StubFiles.Entry]? {
         let shown = relative.isEmpty ? "." : relative
-        switch StubFiles.list(relative.isEmpty ? root : PathText.join(root, relative)) {
+        switch listing {
         case .failure(let error):
             problems.append(StubProblem(file: shown, location: .file, message: "cannot list folder: \(error)"))
             return nil
@@ -101,6 +110,18 @@ package struct StubTree {
             warnings.append(StubProblem(file: relative, location: .file,
                 message: "links outside the stub directory, to \(target); it is followed"))
         }
+    }
+
+    /// Lists every folder of `paths`, in parallel for many of them; results in the same order.
+    private static func listAll(_ paths: [String]) -> [Result<StubFiles.Listing, StubFiles.ListError>] {
+        guard paths.count > RouteJob.parallelAbove else { return paths.map(StubFiles.list) }
+        var results = [Result<StubFiles.Listing, StubFiles.ListError>?](repeating: nil, count: paths.count)
+        results.withUnsafeMutableBufferPointer { slots in
+            // Each iteration writes only its own slot.
+            nonisolated(unsafe) let out = slots
+            DispatchQueue.concurrentPerform(iterations: paths.count) { i in out[i] = StubFiles.list(paths[i]) }
+        }
+        return results.map { $0! }
     }
 
     private static func realPath(_ path: String) -> String? {
