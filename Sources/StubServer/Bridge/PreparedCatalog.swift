@@ -5,15 +5,22 @@ import StubCore
 /// object, so a reload never frees a response that an in-flight request is about to queue.
 final class PreparedCatalog: Sendable {
     let catalog: StubCatalog
+    /// Owns the responses.
     private let responses: [MHDResponse]
+    /// libmicrohttpd's response of each variant, side by side: a request reads one word here and
+    /// goes straight to libmicrohttpd's object, without touching (and counting) a Swift object
+    /// that, with many routes, has long left the cache.
+    private let pointers: [MHDResponse.Handle]
 
     init(_ catalog: StubCatalog) {
         self.catalog = catalog
         responses = catalog.allVariants.map { MHDResponse(bytes: $0.body, headers: $0.headers) }
+        pointers = responses.map(\.handle)
     }
 
-    /// The prepared response of the variant with `key` (see `StubCatalog.variantKey`).
-    func response(key: Int) -> MHDResponse {
-        responses[key]
+    /// The prepared response of the variant with `key` (see `StubCatalog.variantKey`), valid while
+    /// this catalog lives.
+    func response(key: Int) -> MHDResponse.Handle {
+        pointers[key]
     }
 }

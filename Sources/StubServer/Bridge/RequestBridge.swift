@@ -121,6 +121,10 @@ final class RequestBridge: Sendable {
         case .proceed:
             return .proceed
         case .respond(let status, let body):
+            // A prepared response: the request's context holds its catalog, which owns it.
+            if case .prepared(let key) = body, let prepared = context.prepared {
+                return connection.queue(status: status, prepared.response(key: key)) ? .proceed : .close
+            }
             guard let response = response(body, context) else { return .close }
             return connection.queue(status: status, response) ? .proceed : .close
         case .suspend(let until):
@@ -157,7 +161,7 @@ final class RequestBridge: Sendable {
 
     private func response(_ body: ResponseBody, _ context: RequestContext) -> MHDResponse? {
         switch body {
-        case .prepared(let key): return context.prepared?.response(key: key)
+        case .prepared: return nil  // queued by its handle in `execute`
         case .bytes(let bytes, let headers): return MHDResponse(bytes: bytes, headers: headers)
         case .pulled(let length, let headers): return MHDResponse(pulling: LifecycleBody(context, bridge: self), size: length, headers: headers)
         }

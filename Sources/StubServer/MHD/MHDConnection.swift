@@ -22,6 +22,12 @@ struct MHDConnection: @unchecked Sendable {
 
     /// Queues `response` with `status`; false when libmicrohttpd refuses (the connection then closes).
     func queue(status: Int, _ response: MHDResponse) -> Bool {
+        queue(status: status, response.handle)
+    }
+
+    /// Queues a response whose owner the caller keeps alive until the call returns
+    /// (libmicrohttpd counts its own reference from then on).
+    func queue(status: Int, _ response: MHDResponse.Handle) -> Bool {
         MHD_queue_response(pointer, UInt32(status), response.pointer) == .YES
     }
 

@@ -9,6 +9,15 @@ final class MHDResponse: @unchecked Sendable {
     // from one object).
     let pointer: OpaquePointer
 
+    /// The response without its owner, for a caller that keeps the owner alive.
+    struct Handle: @unchecked Sendable {
+        // @unchecked: a libmicrohttpd response may be queued from any thread (see above).
+        let pointer: OpaquePointer
+    }
+
+    /// This response as a `Handle`.
+    var handle: Handle { Handle(pointer: pointer) }
+
     /// A response holding its own copy of `bytes`, with `headers` added.
     init(bytes: [UInt8], headers: [HTTPHeader]) {
         let made = bytes.withUnsafeBytes { raw in
