@@ -31,4 +31,19 @@ import Testing
         #expect(PathTemplate("/users/{id}/files/{name}").segments == [.literal("users"), .parameter("id"), .literal("files"), .parameter("name")])
         #expect(PathTemplate("users//{id}/").text == "/users/{id}")
     }
+
+    @Test func fileNamesSplitAtTheirLastDotAndPathsAtTheirLastSlash() {
+        #expect(PathText.pathExtension("200-user.json") == "json")
+        #expect(PathText.pathExtension("200.events.json") == "json")
+        #expect(PathText.pathExtension(".hidden") == "")
+        #expect(PathText.pathExtension("README") == "")
+        #expect(PathText.pathExtension("café.txt") == "txt")
+        #expect(PathText.deletingPathExtension("200.events.json") == "200.events")
+        #expect(PathText.deletingPathExtension(".hidden") == ".hidden")
+        #expect(PathText.deletingPathExtension("ü.json") == "ü")
+        #expect(PathText.lastComponent("app/user") == "user")
+        #expect(PathText.lastComponent("app/user/") == "user")
+        #expect(PathText.lastComponent("user") == "user")
+        #expect(PathText.lastComponent("/") == "/")
+    }
 }

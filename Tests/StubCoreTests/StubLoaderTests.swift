@@ -78,6 +78,23 @@ import Testing
         #expect(problems.contains { $0.hasPrefix("app/c/route.json: (top level): GET /api/users is defined twice: in app/a/ and in app/c/") })
     }
 
+    /// Two routes repeat each other when method and path agree with parameters renamed; a literal
+    /// and a parameter in the same place, or another method, do not.
+    @Test func duplicatesCompareTheTemplatesShape() throws {
+        let stubs = try TemporaryStubs([
+            "s/a/route.json": #"{"method": "GET", "path": "/users/{id}"}"#, "s/a/200.json": "{}",
+            "s/b/route.json": #"{"method": "GET", "path": "/users/{userID}"}"#, "s/b/200.json": "{}",
+            "s/c/route.json": #"{"method": "GET", "path": "/users/me"}"#, "s/c/200.json": "{}",
+            "s/d/route.json": #"{"method": "DELETE", "path": "/users/{id}"}"#, "s/d/200.json": "{}",
+            "s/e/route.json": #"{"method": "GET", "path": "/"}"#, "s/e/200.json": "{}",
+            "s/f/route.json": #"{"method": "GET", "path": "/"}"#, "s/f/200.json": "{}",
+        ])
+        let problems = stubs.problems()
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("s/b/route.json: (top level): GET /users/{userID} is defined twice: in s/a/ and in s/b/") })
+        #expect(problems.contains { $0.hasPrefix("s/f/route.json: (top level): GET / is defined twice: in s/e/ and in s/f/") })
+    }
+
     @Test(arguments: [
         (["r/route.json": #"{"method": "GET", "path": "/x", "variants": {"teapot": {"body": {}}}}"#],
          #"r/route.json: variants.teapot: expected a status: start the name with one ("401-teapot") or add "status""#),

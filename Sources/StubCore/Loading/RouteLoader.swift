@@ -51,7 +51,7 @@ package struct RouteLoader {
                 }
             case "path":
                 if let p = reader.string(value, at: key) {
-                    if p.hasPrefix("/") && !p.contains("?") { path = p } else {
+                    if p.hasPrefix("/") && !p.utf8.contains(UInt8(ascii: "?")) { path = p } else {
                         reader.fail(key, "expected a path starting with '/' and without a query, found \"\(p)\"")
                     }
                 }
@@ -120,7 +120,8 @@ package struct RouteLoader {
             }
             if !seen.insert(name).inserted { reader.fail("path", "parameter {\(name)} appears twice") }
         }
-        for case .literal(let lit) in template.segments where lit.contains("{") || lit.contains("}") {
+        // Bytes, not characters: a search by character breaks the text into graphemes first.
+        for case .literal(let lit) in template.segments where lit.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
             reader.fail("path", "expected a whole segment like {id} for a parameter, found \"\(lit)\"")
         }
     }

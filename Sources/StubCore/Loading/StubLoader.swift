@@ -66,10 +66,14 @@ package enum StubLoader {
     private static func reportDuplicates(_ routes: [Route], log: ProblemLog) {
         GraphQLEndpoints.reportDuplicates(routes, log: log)
         reportRepeats(routes.filter { $0.operation == nil }, log: log, at: "", key: { route in
-            let shape = route.template.segments.map { seg -> String in
-                if case .literal(let l) = seg { return l } else { return "{}" }
-            }.joined(separator: "/")
-            return "\(route.method) /\(shape)"
+            // Built by appending: for 10,000 routes, mapping and joining cost more than the check.
+            var key = route.method + " "
+            for segment in route.template.segments {
+                key += "/"
+                if case .literal(let text) = segment { key += text } else { key += "{}" }
+            }
+            if route.template.segments.isEmpty { key += "/" }
+            return key
         }, message: { first, route in
             "\(route.method) \(route.fullPath) is defined twice: in \(first.id)/ and in \(route.id)/; expected one route per method and path"
         })
@@ -87,7 +91,7 @@ package enum StubLoader {
 
     /// Files that look like something meant for stubd (have an extension); others are left alone.
     static func isStubFile(_ name: String) -> Bool {
-        name.contains(".") && !name.lowercased().hasSuffix(".md")
+        name.utf8.contains(UInt8(ascii: ".")) && !name.lowercased().hasSuffix(".md")
     }
 
     static func readJSON(root: String, relative: String, log: ProblemLog) -> JSONValue? {

@@ -9,14 +9,17 @@ import Darwin
 /// links FoundationEssentials only, which keeps the container image small).
 package enum PathText {
     /// `200-user.json` → `json`.
+    // These find their separators among the bytes: a search by character breaks the whole name
+    // into graphemes first, which for a large stub tree cost more than reading the files.
+
     static func pathExtension(_ name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...])
     }
 
     /// `200-user.json` → `200-user`.
     static func deletingPathExtension(_ name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return name }
         return String(name[..<dot])
     }
 
@@ -27,7 +30,7 @@ package enum PathText {
 
     /// `app/user` → `user`.
     static func lastComponent(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        path.utf8.split(separator: UInt8(ascii: "/")).last.map { String(Substring($0)) } ?? path
     }
 
     /// The first range of `target` in `text`.
