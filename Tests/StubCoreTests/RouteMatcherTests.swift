@@ -16,6 +16,12 @@ import Testing
         catalog = try stubs.catalog()
     }
 
+    /// The id of the route a GET of `path` finds in `catalog`, by lookup.
+    static func getRouteID(_ catalog: StubCatalog, _ path: String) -> String? {
+        if case .route(let i) = catalog.matcher.route(method: "GET", path: path) { return catalog.routes[i].id }
+        return nil
+    }
+
     func routeID(_ method: String, _ path: String) -> String? {
         if case .route(let i, _) = catalog.matcher.match(method: method, path: path) { return catalog.routes[i].id }
         return nil
@@ -30,10 +36,7 @@ import Testing
         }
         let stubs = try TemporaryStubs(files)
         let catalog = try stubs.catalog()
-        func id(_ path: String) -> String? {
-            if case .route(let i) = catalog.matcher.route(method: "GET", path: path) { return catalog.routes[i].id }
-            return nil
-        }
+        func id(_ path: String) -> String? { RouteMatcherTests.getRouteID(catalog, path) }
         for i in 0..<count { #expect(id("/s/name\(i)") == "s/n\(i)") }
         #expect(id("/s/name\(count)") == "s/any")
         #expect(id("/s/nam") == "s/any")
@@ -77,10 +80,7 @@ import Testing
             "l/b/route.json": #"{"method": "GET", "path": "/long/abcdefghijklmnopqrstuvwxyz-2"}"#, "l/b/200.json": "{}",
         ])
         let catalog = try stubs.catalog()
-        func id(_ path: String) -> String? {
-            if case .route(let i) = catalog.matcher.route(method: "GET", path: path) { return catalog.routes[i].id }
-            return nil
-        }
+        func id(_ path: String) -> String? { RouteMatcherTests.getRouteID(catalog, path) }
         #expect(id("/long/abcdefghijklmnopqrstuvwxyz-1") == "l/a")
         #expect(id("/long/abcdefghijklmnopqrstuvwxyz-2") == "l/b")
         #expect(id("/long/abcdefghijklmnopqrstuvwxyz-3") == nil)
@@ -124,10 +124,7 @@ import Testing
             "d/any/route.json": #"{"method": "GET", "path": "/x/{name}/items"}"#, "d/any/200.json": "{}",
         ])
         let catalog = try stubs.catalog()
-        func id(_ path: String) -> String? {
-            if case .route(let i) = catalog.matcher.route(method: "GET", path: path) { return catalog.routes[i].id }
-            return nil
-        }
+        func id(_ path: String) -> String? { RouteMatcherTests.getRouteID(catalog, path) }
         #expect(id("/a/b/c/d/e/f/g/h/i/j/7") == "d/deep")
         #expect(id("//a/b//c/d/e/f/g/h/i/j/7/") == "d/deep")
         #expect(id("/a/b/c/d/e/f/g/h/i/k/7") == nil)
