@@ -33,7 +33,8 @@ struct RouteEdges: @unchecked Sendable {
     /// What a parameter step mixes into an identity in place of a segment's hash.
     static let parameterStep: UInt64 = 0x1319_8A2E_0370_7344
 
-    /// A table for `slots` edges, at most two thirds full so probes stay short.
+    /// A table for `slots` edges, at most half full: a probe past the first slot reads another
+    /// cache line.
     init(_ slots: [Slot]) {
         var capacity = 1
         while capacity < 2 * slots.count + 1 { capacity <<= 1 }
