@@ -3,7 +3,8 @@
 public import CSystem
 
 /// Cache hints for memory the caller will touch soon and has not touched for long (the oldest
-/// entries of a ring): asking early lets the wait for memory overlap other work.
+/// entries of a ring, a route not asked for lately): asking early, or for several places at
+/// once, lets the waits for memory overlap other work and each other.
 public enum Prefetch {
     /// Asks for the cache line at `address`, to be written soon. A hint: it never faults.
     @inlinable @inline(__always)

@@ -199,10 +199,10 @@ package struct BodyFile {
         "png": "image/png", "jpg": "image/jpeg", "gif": "image/gif", "pdf": "application/pdf",
     ]
 
-    /// The HTTP status a variant name starts with (`404-missing` → 404).
     // Both read the name's bytes: only ASCII counts, and asking characters for their Unicode
     // properties cost more than reading the file.
 
+    /// The HTTP status a variant name starts with (`404-missing` → 404).
     package static func leadingStatus(_ name: String) -> Int? {
         var status = 0
         var digits = 0

@@ -39,11 +39,11 @@ extension RouteMatcher {
         while at < path.count {
             if path[at] == slash { at += 1; continue }
             let start = at
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var hash = RouteNode.hashStart
             var escaped = false
             while at < path.count, path[at] != slash {
                 escaped = escaped || path[at] == percent
-                hash = (hash ^ UInt64(path[at])) &* 0x100_0000_01b3
+                hash = RouteNode.hash(hash, path[at])
                 at += 1
             }
             buffer[count] = PathSegment(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: at), hash: hash, escaped: escaped)

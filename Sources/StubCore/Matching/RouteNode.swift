@@ -32,8 +32,17 @@ struct RouteNode: Sendable {
 
     /// FNV-1a over a segment's bytes: cheap for the short segments of paths.
     static func hash<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var h = hashStart
+        for byte in bytes { h = hash(h, byte) }
         return h
+    }
+
+    /// The hash of no bytes, to feed `hash(_:_:)` one byte at a time.
+    static let hashStart: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// The hash `h` followed by `byte`.
+    @inline(__always)
+    static func hash(_ h: UInt64, _ byte: UInt8) -> UInt64 {
+        (h ^ UInt64(byte)) &* 0x100_0000_01b3
     }
 }

@@ -18,8 +18,9 @@ public final class StubCatalog: Sendable {
     package let matcher: RouteMatcher
     /// Finds the operation routes of requests to GraphQL endpoints.
     package let graphql: GraphQLEndpoints
-    /// The key of each route's first variant in the flat list of all variants (route order, then
-    /// variant order), where the transport keeps one prepared response per variant.
+    /// Per route: the key of its first variant in the flat list of all variants (route order,
+    /// then variant order), where the transport keeps one prepared response per variant, and
+    /// where its memory lies, for `prefetchRoute`.
     private let hints: [RouteHint]
     private let indexByID: [String: Int]
 

@@ -8,13 +8,13 @@ import Darwin
 /// Small string and file helpers the core needs without all of Foundation (the executable
 /// links FoundationEssentials only, which keeps the container image small).
 package enum PathText {
-    /// `200-user.json` → `json`.
     // These find their separators among the bytes: a search by character breaks the whole name
     // into graphemes first, which for a large stub tree cost more than reading the files.
 
+    /// `200-user.json` → `json`.
     static func pathExtension(_ name: String) -> String {
         guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else { return "" }
-        return String(name[name.index(after: dot)...])
+        return String(name[name.utf8.index(after: dot)...])
     }
 
     /// `200-user.json` → `200-user`.

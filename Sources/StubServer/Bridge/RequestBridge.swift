@@ -120,12 +120,14 @@ final class RequestBridge: Sendable {
         switch action {
         case .proceed:
             return .proceed
-        case .respond(let status, let body):
-            // A prepared response: the request's context holds its catalog, which owns it.
-            if case .prepared(let key) = body, let prepared = context.prepared {
-                return connection.queue(status: status, prepared.response(key: key)) ? .proceed : .close
-            }
-            guard let response = response(body, context) else { return .close }
+        case .respond(let status, .prepared(let key)):
+            // The request's context holds the prepared catalog, which owns the response.
+            guard let prepared = context.prepared else { return .close }
+            return connection.queue(status: status, prepared.response(key: key)) ? .proceed : .close
+        case .respond(let status, .bytes(let bytes, let headers)):
+            return connection.queue(status: status, MHDResponse(bytes: bytes, headers: headers)) ? .proceed : .close
+        case .respond(let status, .pulled(let length, let headers)):
+            guard let response = MHDResponse(pulling: LifecycleBody(context, bridge: self), size: length, headers: headers) else { return .close }
             return connection.queue(status: status, response) ? .proceed : .close
         case .suspend(let until):
             return suspend(connection, context, until: until) == nil ? .close : .proceed
@@ -157,14 +159,6 @@ final class RequestBridge: Sendable {
         guard let ticket = suspensions.suspend(connection.handle, fd: connection.socket, mark: &context.suspension, until: until) else { return nil }
         context.life.suspended(ticket: ticket, env: environment)
         return ticket
-    }
-
-    private func response(_ body: ResponseBody, _ context: RequestContext) -> MHDResponse? {
-        switch body {
-        case .prepared: return nil  // queued by its handle in `execute`
-        case .bytes(let bytes, let headers): return MHDResponse(bytes: bytes, headers: headers)
-        case .pulled(let length, let headers): return MHDResponse(pulling: LifecycleBody(context, bridge: self), size: length, headers: headers)
-        }
     }
 
     /// One pull of a pulled body, on the connection's polling thread.
