@@ -9,11 +9,18 @@ package struct PackedRequest: @unchecked Sendable {
     private let storage: Storage
 
     /// The request method.
-    package var method: String { storage.header.method }
+    package var method: String { layout(\.method) }
     /// The path as sent.
-    package var path: String { storage.header.path }
+    package var path: String { layout(\.path) }
     /// HTTP or HTTPS.
-    package var scheme: RequestScheme { storage.header.scheme }
+    package var scheme: RequestScheme { layout(\.scheme) }
+
+    /// One field of the layout, read through its pointer: `ManagedBuffer.header` is a class's
+    /// stored property, and reading it that way costs a run-time exclusivity check per read.
+    @inline(__always)
+    private func layout<T>(_ field: KeyPath<Layout, T>) -> T {
+        storage.withUnsafeMutablePointerToHeader { $0.pointee[keyPath: field] }
+    }
 
     /// What the buffer holds besides its bytes.
     struct Layout {
@@ -122,7 +129,7 @@ package struct PackedRequest: @unchecked Sendable {
     /// `RequestJournal`), never a reference.
     var storageExtent: (address: UInt, bytes: Int) {
         // The object's header (two words), then the layout, then the bytes written.
-        (UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque()), 16 + MemoryLayout<Layout>.stride + storage.header.count)
+        (UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque()), 16 + MemoryLayout<Layout>.stride + layout(\.count))
     }
 
     /// The bytes written, for reading.
@@ -194,7 +201,7 @@ package struct PackedRequest: @unchecked Sendable {
     /// The query parameters, or the headers, decoded.
     package func pairs(headers: Bool) -> [(name: String, value: String)] {
         var out: [(name: String, value: String)] = []
-        out.reserveCapacity(headers ? storage.header.headerCount : storage.header.queryCount)
+        out.reserveCapacity(headers ? layout(\.headerCount) : layout(\.queryCount))
         forEach(headers: headers) { key, value in
             out.append((String(decoding: key, as: UTF8.self), String(decoding: value, as: UTF8.self)))
             return true
@@ -206,7 +213,7 @@ package struct PackedRequest: @unchecked Sendable {
     package var body: [UInt8] { withBytes { all, layout in Array(all[layout.bodyStart...]) } }
 
     /// Whether a header name starts with `X-Stub-` or a query name with `__` (noted while packing).
-    package var mayCarryControls: Bool { storage.header.controls }
+    package var mayCarryControls: Bool { layout(\.controls) }
 
     /// The request as the journal shows it: control query parameters left out, `path` instead
     /// of the one sent when given (a session prefix taken off).
