@@ -95,6 +95,24 @@ import Testing
         #expect(problems.contains { $0.hasPrefix("s/f/route.json: (top level): GET / is defined twice: in s/e/ and in s/f/") })
     }
 
+    /// The repeat check keys routes by a hash of their shape; when every hash collides, routes
+    /// of different shapes are still told apart and each repeat is still found.
+    @Test func repeatsAreFoundWhenEveryShapeHashCollides() {
+        func route(_ id: String, _ method: String, _ path: String) -> Route {
+            Route(id: id, service: nil, name: id, method: method, template: PathTemplate(path),
+                  variants: [Variant(name: "200", status: 200, headers: [], body: [])], defaultIndex: 0)
+        }
+        let routes = [route("a", "GET", "/users/{id}"), route("b", "GET", "/users/me"), route("c", "DELETE", "/users/{id}"),
+                      route("d", "GET", "/users/{userID}"), route("e", "GET", "/users/me"), route("f", "GET", "/users")]
+        let colliding = StubLoader.repeatedShapes(routes, hash: { _ in 42 })
+        let hashed = StubLoader.repeatedShapes(routes)
+        for repeats in [colliding, hashed] {
+            #expect(repeats.map { "\($0.first.id)>\($0.repeat.id)" } == ["a>d", "b>e"])
+        }
+        #expect(StubLoader.shapeHash(routes[0]) == StubLoader.shapeHash(routes[3]))
+        #expect(StubLoader.shapeHash(routes[0]) != StubLoader.shapeHash(routes[1]))
+    }
+
     @Test(arguments: [
         (["r/route.json": #"{"method": "GET", "path": "/x", "variants": {"teapot": {"body": {}}}}"#],
          #"r/route.json: variants.teapot: expected a status: start the name with one ("401-teapot") or add "status""#),

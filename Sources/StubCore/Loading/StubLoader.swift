@@ -65,18 +65,59 @@ package enum StubLoader {
 
     private static func reportDuplicates(_ routes: [Route], log: ProblemLog) {
         GraphQLEndpoints.reportDuplicates(routes, log: log)
-        reportRepeats(routes.filter { $0.operation == nil }, log: log, at: "", key: { route in
-            // Built by appending: for 10,000 routes, mapping and joining cost more than the check.
-            var key = route.method + " "
-            for segment in route.template.segments {
-                key += "/"
-                if case .literal(let text) = segment { key += text } else { key += "{}" }
+        for (first, route) in repeatedShapes(routes.filter { $0.operation == nil }) {
+            log.add("\(route.id)/route.json", "",
+                    "\(route.method) \(route.fullPath) is defined twice: in \(first.id)/ and in \(route.id)/; expected one route per method and path")
+        }
+    }
+
+    /// Each route whose method and path shape an earlier route already has, with that first route,
+    /// in route order. Keyed by `hash` of the shape (a string key per route cost more than the
+    /// rest of the check for 10,000 routes); routes whose hashes meet are compared in full, and a
+    /// different shape probes on, so a collision never hides a repeat. A test passes a `hash` that
+    /// always collides.
+    package static func repeatedShapes(_ routes: [Route], hash: (Route) -> UInt64 = shapeHash) -> [(first: Route, repeat: Route)] {
+        var firstByHash: [UInt64: Route] = [:]
+        firstByHash.reserveCapacity(routes.count)
+        var repeats: [(first: Route, repeat: Route)] = []
+        for route in routes {
+            var key = hash(route)
+            while let first = firstByHash[key] {
+                if sameShape(first, route) {
+                    repeats.append((first, route))
+                    break
+                }
+                key &+= 0x9E37_79B9_7F4A_7C15
             }
-            if route.template.segments.isEmpty { key += "/" }
-            return key
-        }, message: { first, route in
-            "\(route.method) \(route.fullPath) is defined twice: in \(first.id)/ and in \(route.id)/; expected one route per method and path"
-        })
+            if firstByHash[key] == nil { firstByHash[key] = route }
+        }
+        return repeats
+    }
+
+    /// A hash of the method and the template's segments, any parameter counting as one shape.
+    package static func shapeHash(_ route: Route) -> UInt64 {
+        var hash = RouteNode.hash(route.method.utf8)
+        for segment in route.template.segments {
+            hash = RouteNode.hash(hash, UInt8(ascii: "/"))
+            switch segment {
+            case .literal(let text): for byte in text.utf8 { hash = RouteNode.hash(hash, byte) }
+            case .parameter: hash = RouteNode.hash(hash, 0xFF)  // never a byte of UTF-8 text
+            }
+        }
+        return hash
+    }
+
+    /// True when both routes have the same method and segments, any parameter matching any other.
+    private static func sameShape(_ a: Route, _ b: Route) -> Bool {
+        guard a.method == b.method, a.template.segments.count == b.template.segments.count else { return false }
+        for (x, y) in zip(a.template.segments, b.template.segments) {
+            switch (x, y) {
+            case (.literal(let p), .literal(let q)) where p == q: continue
+            case (.parameter, .parameter): continue
+            default: return false
+            }
+        }
+        return true
     }
 
     /// Reports each route whose `key` an earlier route already has, in its route.json at `path`.
