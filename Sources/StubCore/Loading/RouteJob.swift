@@ -1,5 +1,3 @@
-import Dispatch
-
 /// One route folder to load. Large trees load their folders in parallel, each job with its own
 /// problem log; routes and problems are then merged in directory order, so the result and the
 /// order of the messages do not depend on timing.
@@ -15,16 +13,7 @@ struct RouteJob {
 
     /// Loads every job; problems go to `log`, in job order.
     static func run(_ jobs: [RouteJob], root: String, log: ProblemLog) -> [Route] {
-        var results = [Outcome](repeating: Outcome(), count: jobs.count)
-        if jobs.count > parallelAbove {
-            results.withUnsafeMutableBufferPointer { slots in
-                // Each iteration writes only its own slot.
-                nonisolated(unsafe) let out = slots
-                DispatchQueue.concurrentPerform(iterations: jobs.count) { i in out[i] = jobs[i].load(root: root) }
-            }
-        } else {
-            for i in jobs.indices { results[i] = jobs[i].load(root: root) }
-        }
+        let results = jobs.parallelMap(above: parallelAbove) { $0.load(root: root) }
         var routes: [Route] = []
         for outcome in results {
             for problem in outcome.problems { log.add(problem) }

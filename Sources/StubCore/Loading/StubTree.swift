@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -55,7 +54,7 @@ package struct StubTree {
             // A service's route folders are listed in parallel, then taken in name order, so
             // which of two ways into one folder counts as the second does not depend on timing.
             let routes = inner.filter(\.isDirectory).map { "\(entry.name)/\($0.name)" }
-            for (relative, listing) in zip(routes, StubTree.listAll(routes.map { PathText.join(root, $0) })) {
+            for (relative, listing) in zip(routes, routes.parallelMap(above: RouteJob.parallelAbove) { StubFiles.list(PathText.join(root, $0)) }) {
                 if let routeEntries = tree.accept(relative, listing) { tree.add(relative, role: .route, service: entry.name, entries: routeEntries) }
             }
         }
@@ -110,18 +109,6 @@ package struct StubTree {
             warnings.append(StubProblem(file: relative, location: .file,
                 message: "links outside the stub directory, to \(target); it is followed"))
         }
-    }
-
-    /// Lists every folder of `paths`, in parallel for many of them; results in the same order.
-    private static func listAll(_ paths: [String]) -> [Result<StubFiles.Listing, StubFiles.ListError>] {
-        guard paths.count > RouteJob.parallelAbove else { return paths.map(StubFiles.list) }
-        var results = [Result<StubFiles.Listing, StubFiles.ListError>?](repeating: nil, count: paths.count)
-        results.withUnsafeMutableBufferPointer { slots in
-            // Each iteration writes only its own slot.
-            nonisolated(unsafe) let out = slots
-            DispatchQueue.concurrentPerform(iterations: paths.count) { i in out[i] = StubFiles.list(paths[i]) }
-        }
-        return results.map { $0! }
     }
 
     private static func realPath(_ path: String) -> String? {

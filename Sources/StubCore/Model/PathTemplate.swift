@@ -37,10 +37,10 @@ package struct PathTemplate: Sendable, Equatable {
         var text = String(path)
         return text.withUTF8 { bytes in
             var parts: [String] = []
-            var start = 0
-            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "/") {
-                if end > start { parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) }
-                start = end + 1
+            var from = 0
+            while let segment = RouteMatcher.segment(in: bytes, from: from) {
+                parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[segment]), as: UTF8.self))
+                from = segment.upperBound
             }
             return parts
         }
