@@ -22,11 +22,13 @@ public struct RequestCondition: Sendable, Equatable {
         self.body = body
     }
 
-    /// True when the request behind `view` satisfies every listed value.
-    func holds(for view: inout RequestView) -> Bool {
+    /// True when the request behind `view` satisfies every listed value; `skippingPath` when the
+    /// path parameters were already checked (`PathCondition`). The condition is read where it
+    /// lies: copying it out would retain each of its dictionaries.
+    func holds(for view: inout RequestView, skippingPath: Bool = false) -> Bool {
         // Plain loops rather than closures over `view`: this runs for every variant with a `when`.
         // Most conditions list one kind of value; an empty dictionary is not even iterated.
-        if !path.isEmpty {
+        if !skippingPath && !path.isEmpty {
             for (name, want) in path {
                 guard let got = view.parameter(name), want == "*" || got == want else { return false }
             }

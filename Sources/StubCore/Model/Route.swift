@@ -22,6 +22,9 @@ public final class Route: Sendable {
     public let operation: String?
     /// `query`, `mutation` or `subscription`, for an operation route.
     public let operationKind: String?
+    /// Each variant's `when.path` resolved against `template`, by variant index; empty when no
+    /// variant has one (most routes: no array is made for them).
+    let pathConditions: [PathCondition?]
 
     /// The full path as written, e.g. `/api/v1/users/{id}`.
     public var fullPath: String { template.text }
@@ -41,6 +44,15 @@ public final class Route: Sendable {
         self.errorEnvelope = errorEnvelope
         self.operation = operation
         self.operationKind = operation == nil ? nil : (operationKind ?? "query")
+        pathConditions = variants.contains { $0.condition?.path.isEmpty == false }
+            ? variants.map { $0.condition.flatMap { PathCondition($0.path, template: template) } } : []
+    }
+
+    /// True when variant `index` has a `when` and it holds for the request behind `view`; its
+    /// path part is read with the resolved form, from the path's bytes.
+    func selects(variant index: Int, _ view: inout RequestView) -> Bool {
+        guard index < pathConditions.count else { return variants[index].selected(by: &view, path: nil, of: ObjectIdentifier(self)) }
+        return variants[index].selected(by: &view, path: pathConditions[index], of: ObjectIdentifier(self))
     }
 
     /// The index of the variant called `name`.

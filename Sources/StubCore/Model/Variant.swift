@@ -28,10 +28,12 @@ public final class Variant: Sendable {
     /// route.json (`app/user/route.json: variants.404.error`); nil without a body.
     public let bodySource: String?
 
-    /// True when the variant has a `when` and it holds for the request behind `view`. The
+    /// True when the variant has a `when` and it holds for the request behind `view`, its path
+    /// part checked with `path` (the resolved form of it for `route`) when the view allows. The
     /// condition is read where it lies: copying it out would retain each of its dictionaries.
-    func selected(by view: inout RequestView) -> Bool {
-        condition?.holds(for: &view) ?? false
+    func selected(by view: inout RequestView, path: borrowing PathCondition?, of route: ObjectIdentifier) -> Bool {
+        if let held = view.pathHolds(path, of: route) { return held && condition?.holds(for: &view, skippingPath: true) == true }
+        return condition?.holds(for: &view) ?? false
     }
 
     /// Makes a variant from prepared parts.

@@ -117,7 +117,7 @@ package struct ResponsePlanner: Sendable {
             return .success((i, decision?.fromSequence == true ? .sequence : .override))
         }
         let variants = route.variants
-        for i in variants.indices where variants[i].selected(by: &view) {
+        for i in variants.indices where route.selects(variant: i, &view) {
             return .success((i, .when))
         }
         return .success((route.defaultIndex, .default))

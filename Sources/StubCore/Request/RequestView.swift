@@ -4,6 +4,9 @@
 struct RequestView {
     let head: any RequestHead
     private let parameters: PathParameters
+    /// The route whose template reads the parameters from the path; nil when they were captured
+    /// before. An identity, not a reference: asking costs no retain.
+    private let routeIdentity: ObjectIdentifier?
     private var fields: [String: String]?
     /// The GraphQL operation the request carries, for an operation route. Kept behind a
     /// reference: a view is made for every request, and most carry none.
@@ -24,12 +27,14 @@ struct RequestView {
     init(_ head: any RequestHead, route: Route) {
         self.head = head
         parameters = .route(route)
+        routeIdentity = ObjectIdentifier(route)
     }
 
     /// A view with parameters already captured (in-memory requests in tests and tools).
     init(_ head: any RequestHead, parameters: [String: String]) {
         self.head = head
         self.parameters = .captured(parameters)
+        routeIdentity = nil
     }
 
     func header(_ name: String) -> String? {
@@ -49,6 +54,14 @@ struct RequestView {
         case .captured(let values): return values[name]
         case .route(let route): return route.template.value(of: name, in: head.path)
         }
+    }
+
+    /// Whether the path parameters satisfy `condition`, resolved for `route`, read from the path's
+    /// bytes; nil without one, or for a view of another route or with parameters captured before.
+    func pathHolds(_ condition: borrowing PathCondition?, of route: ObjectIdentifier) -> Bool? {
+        guard routeIdentity == route, let condition = copy condition else { return nil }
+        var path = head.path
+        return path.withUTF8 { condition.holds(in: $0) }
     }
 
     mutating func bodyField(_ name: String) -> String? {
