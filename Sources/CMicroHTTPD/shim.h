@@ -58,6 +58,13 @@ static inline size_t CMHD_request_header_size(struct MHD_Connection *connection)
     return info == NULL ? 0 : info->header_size;
 }
 
+/* Walks the query parameters and the headers in one pass (libmicrohttpd's list holds the query's
+   pairs first, parsed with the request line, then the headers); the iterator is told each pair's
+   kind. In C the kinds are a bit mask, which Swift's imported enum cannot carry. */
+static inline int CMHD_query_and_headers(struct MHD_Connection *connection, MHD_KeyValueIteratorN iterator, void *cls) {
+    return MHD_get_connection_values_n(connection, (enum MHD_ValueKind)(MHD_GET_ARGUMENT_KIND | MHD_HEADER_KIND), iterator, cls);
+}
+
 /* True when the connection speaks TLS (it has a GnuTLS session). */
 static inline bool CMHD_is_tls(struct MHD_Connection *connection) {
     return MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION) != NULL;

@@ -64,6 +64,7 @@ final class RequestBridge: Sendable {
             admission.headReceived(admitted, expectsBody: framing.expectsBody, now: now)
         }
         context.controlHeaderSeen = framing.controlHeader
+        context.pairCount = framing.pairs
         let headSize = connection.headSize
         if headSize > maxHead {
             return execute(context.life.refuse(RequestFraming.headTooLarge(size: headSize, target: context.targetLength, limit: maxHead).reply),

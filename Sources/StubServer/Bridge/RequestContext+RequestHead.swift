@@ -46,9 +46,8 @@ extension RequestContext: RequestHead {
     /// size plus each pair's lengths is room enough.
     func takeCopy() {
         guard let connection else { return }
-        let pairs = connection.pairCount
         let kept = min(body.count, Limits.journalBodyBytes)
-        let packed = PackedRequest.pack(capacity: connection.headSize + pairs * PackedRequest.pairOverhead + kept, method: method, path: path,
+        let packed = PackedRequest.pack(capacity: connection.headSize + pairCount * PackedRequest.pairOverhead + kept, method: method, path: path,
                                         scheme: scheme, body: body, bodyLimit: Limits.journalBodyBytes) { connection.pack(into: &$0) }
         // Noted now, while the copy is in hand: later reads of it would each retain it.
         if let packed { controlsSeen = packed.mayCarryControls }

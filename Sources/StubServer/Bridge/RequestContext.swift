@@ -48,6 +48,8 @@ final class RequestContext: LifecycleRequest {
     var controlsSeen: Bool?
     /// Whether a header name has the control prefix, learnt while checking the head.
     var controlHeaderSeen = false
+    /// Query parameters and headers, counted while checking the head: room for the packed copy.
+    var pairCount = 0
     /// The catalog snapshot (with its prepared responses) the request keeps to its end.
     var prepared: PreparedCatalog?
     /// Set through `SuspendedConnections` only (unchecked exclusivity, as `life`).

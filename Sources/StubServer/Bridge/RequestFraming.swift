@@ -33,12 +33,18 @@ struct RequestFraming {
     private var folded: String?
     /// Whether a header name starts with `X-Stub-` (found in the same pass, for the controls).
     private(set) var controlHeader = false
+    /// Query parameters and headers seen, counted in the same pass: the packed copy's room.
+    private(set) var pairs = 0
 
     /// True when a body follows the head (a length above 0, or chunked).
     var expectsBody: Bool { transferEncodings > 0 || (contentLength.flatMap { UInt64($0) } ?? 0) > 0 }
 
+    /// Counts a query parameter (the head's checks are on headers only).
+    mutating func countQueryPair() { pairs += 1 }
+
     /// Takes one header as received.
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        pairs += 1
         if folded == nil && RequestFraming.wasFolded(name: name, value: value) { folded = String(decoding: name, as: UTF8.self) }
         if !controlHeader && ControlNames.isControlHeader(name) { controlHeader = true }
         if badName == nil && !RequestFraming.isToken(name) { badName = String(decoding: name, as: UTF8.self) }

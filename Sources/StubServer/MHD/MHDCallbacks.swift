@@ -129,9 +129,14 @@ func stubdFrameHeader(
     _ value: UnsafePointer<CChar>?, _ valueSize: Int
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
+    let framing = cls.assumingMemoryBound(to: RequestFraming.self)
+    guard kind == .HEADER_KIND else {
+        framing.pointee.countQueryPair()
+        return .YES
+    }
     let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: keySize)
     let bytes = UnsafeBufferPointer(start: value.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }, count: value == nil ? 0 : valueSize)
-    cls.assumingMemoryBound(to: RequestFraming.self).pointee.add(name: name, value: bytes)
+    framing.pointee.add(name: name, value: bytes)
     return .YES
 }
 

@@ -70,24 +70,17 @@ struct MHDConnection: @unchecked Sendable {
     }
 
     /// Every header, as received, through `RequestFraming` (names and values with their lengths,
-    /// so a NUL inside a value is seen).
+    /// so a NUL inside a value is seen), and the query parameters counted in the same walk.
     func framing() -> RequestFraming {
         var framing = RequestFraming()
-        withUnsafeMutablePointer(to: &framing) { _ = MHD_get_connection_values_n(pointer, .HEADER_KIND, stubdFrameHeader, $0) }
+        withUnsafeMutablePointer(to: &framing) { _ = CMHD_query_and_headers(pointer, stubdFrameHeader, $0) }
         return framing
     }
 
-    /// Packs the query parameters, then the headers, into `writer`, with their lengths.
+    /// Packs the query parameters, then the headers, into `writer`, with their lengths: one walk
+    /// (`CMHD_query_and_headers` gives them in that order).
     func pack(into writer: inout PackedRequest.Writer) {
-        withUnsafeMutablePointer(to: &writer) {
-            _ = MHD_get_connection_values_n(pointer, .GET_ARGUMENT_KIND, stubdPackPair, $0)
-            _ = MHD_get_connection_values_n(pointer, .HEADER_KIND, stubdPackPair, $0)
-        }
-    }
-
-    /// How many query parameters and headers the request has.
-    var pairCount: Int {
-        Int(MHD_get_connection_values_n(pointer, .GET_ARGUMENT_KIND, nil, nil) + MHD_get_connection_values_n(pointer, .HEADER_KIND, nil, nil))
+        withUnsafeMutablePointer(to: &writer) { _ = CMHD_query_and_headers(pointer, stubdPackPair, $0) }
     }
 
     /// Every header in the order received.
