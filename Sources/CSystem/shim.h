@@ -16,10 +16,24 @@ static inline void CSystem_prefetch_for_reading(const void *address) {
 #if defined(__GLIBC__) || defined(__linux__)
 #include <malloc.h>
 
+/* The bytes the allocator gave the block at `pointer` (at least what was asked for). */
+static inline size_t CSystem_allocated_bytes(const void *pointer) {
+    return malloc_usable_size((void *)pointer);
+}
+
 /* Keeps buffers over `bytes` in their own mappings, returned to the system when freed, and
    returns free heap memory over `trim` bytes; 0 when glibc refused. */
 static inline int CSystem_return_large_buffers(int bytes, int trim) {
     return mallopt(M_MMAP_THRESHOLD, bytes) && mallopt(M_TRIM_THRESHOLD, trim);
+}
+#endif
+
+#if defined(__APPLE__)
+#include <malloc/malloc.h>
+
+/* The bytes the allocator gave the block at `pointer` (at least what was asked for). */
+static inline size_t CSystem_allocated_bytes(const void *pointer) {
+    return malloc_size(pointer);
 }
 #endif
 

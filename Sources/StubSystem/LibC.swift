@@ -1,5 +1,6 @@
 // The handful of C library calls whose Swift form differs between glibc and Darwin, wrapped once.
 // Each file that calls libc imports it itself (Glibc or Darwin); nothing is re-exported.
+import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -94,6 +95,12 @@ package enum LibC {
         #else
         (Int(info.st_mtimespec.tv_sec), Int(info.st_mtimespec.tv_nsec))
         #endif
+    }
+
+    /// The bytes the allocator gave the block at `pointer` (at least what was asked for): how far
+    /// an object spans, for cache hints.
+    package static func allocatedBytes(_ pointer: UnsafeRawPointer) -> Int {
+        Int(CSystem_allocated_bytes(pointer))
     }
 
     /// Natural logarithm, cosine and exponential, for sampled delays.

@@ -45,9 +45,9 @@ import Testing
         #expect(journal.entries.map(\.id) == [3, 4])
     }
 
-    func pack(capacity: Int, body: [UInt8] = Array("hello".utf8), query: [(String, String)] = [("q", "1"), ("__delay", "5"), ("q", "")],
+    func pack(capacity: Int, path: String = "/p", body: [UInt8] = Array("hello".utf8), query: [(String, String)] = [("q", "1"), ("__delay", "5"), ("q", "")],
               headers: [(String, String)] = [("Host", "example"), ("X-Stub-Session", "s1")]) -> PackedRequest? {
-        PackedRequest.pack(capacity: capacity, method: "POST", path: "/p", scheme: .https, body: body, bodyLimit: 3) { writer in
+        PackedRequest.pack(capacity: capacity, method: "POST", path: path, scheme: .https, body: body, bodyLimit: 3) { writer in
             for (name, value) in query {
                 Array(name.utf8).withUnsafeBytes { n in Array(value.utf8).withUnsafeBytes { v in writer.addQuery(name: n, value: v) } }
             }
@@ -68,6 +68,19 @@ import Testing
         let decoded = packed.decoded()
         #expect(decoded.query.map(\.name) == ["q", "q"])
         #expect(decoded.headers.count == 2 && decoded.method == "POST" && decoded.path == "/p" && decoded.scheme == .https)
+    }
+
+    /// The path is copied in ahead of the pairs (it is not kept as a string): a long one, with
+    /// bytes that are not ASCII, reads back whole and leaves the pairs after it intact.
+    @Test func aPackedRequestKeepsItsPathAheadOfThePairs() throws {
+        let path = "/api/v1/orgs/caf\u{E9}-\u{1F600}/repositories/" + String(repeating: "x", count: 300)
+        let packed = try #require(pack(capacity: 200, path: path))
+        #expect(packed.path == path)
+        #expect(packed.decoded().path == path)
+        #expect(packed.queryValues("q") == ["1", ""])
+        #expect(packed.header("Host") == "example")
+        #expect(packed.body == Array("hel".utf8))
+        #expect(packed.decoded(path: "/scoped").path == "/scoped")
     }
 
     @Test func aPackedRequestNotesControlNamesAsItIsWritten() {

@@ -81,10 +81,9 @@ public struct RequestJournal: Sendable {
             for offset in stride(from: 0, to: hints.bytes, by: 64) { Prefetch.forWriting(request + offset) }
             Prefetch.forWriting(request + (hints.bytes - 1))
         }
-        // The plan's counts and first fields; freeing it releases what they point at.
+        // The whole plan: its count, then its fields, whose references freeing it releases.
         if let plan = UnsafeRawPointer(bitPattern: hints.plan) {
-            Prefetch.forWriting(plan)
-            Prefetch.forWriting(plan + 64)
+            for offset in stride(from: 0, to: ResponsePlan.storageBytes, by: 64) { Prefetch.forWriting(plan + offset) }
         }
         // An object's count lies in its first line.
         if let route = UnsafeRawPointer(bitPattern: hints.route) { Prefetch.forWriting(route) }

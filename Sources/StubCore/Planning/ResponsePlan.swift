@@ -1,3 +1,4 @@
+import StubSystem
 /// What the transport should do for one request: which prepared response or reply, after what
 /// delay, or which fault; and whether the request is journaled.
 package struct ResponsePlan: Sendable {
@@ -171,6 +172,13 @@ package struct ResponsePlan: Sendable {
 
     /// Where the plan's storage lies, as a number: a cache hint (see `RequestJournal`), never a reference.
     var storageAddress: UInt { UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque()) }
+
+    /// The bytes a plan's storage spans as allocated: its fields take several cache lines, and
+    /// freeing it reads every reference among them.
+    static let storageBytes: Int = {
+        let plan = ResponsePlan(response: .reply(Reply(status: 200)), status: 200)
+        return LibC.allocatedBytes(UnsafeRawPointer(bitPattern: plan.storageAddress)!)
+    }()
 
     /// Where the route and the variant the plan points at lie (0 for none), as numbers: freeing
     /// the plan releases them, so the journal asks for them ahead (see `RequestJournal`).

@@ -1,7 +1,9 @@
-/// A request's query, headers and the start of its body in one byte buffer, with the method,
-/// path and scheme beside it: the copy the journal and the access log keep of every request,
+/// A request's path, query, headers and the start of its body in one byte buffer, with the
+/// method and scheme beside it: the copy the journal and the access log keep of every request,
 /// made with one allocation and decoded into a `StubRequest` only when someone reads it.
-/// Each pair is written as a 2-byte name length, the name, a 4-byte value length and the value.
+/// The path's bytes come first, then each pair as a 2-byte name length, the name, a 4-byte value
+/// length and the value. The path is copied, not referenced: the journal frees a copy a journal's
+/// length of requests later, and a string it held would be one more cold object to release then.
 /// The value is one reference: copying it (into the record, out of the request) is one retain.
 // @unchecked Sendable: the storage's header and bytes are written only in `pack`, before it is
 // shared with anyone, and only read afterwards (the standard library's ManagedBuffer is not Sendable).
@@ -11,7 +13,7 @@ package struct PackedRequest: @unchecked Sendable {
     /// The request method.
     package var method: String { layout(\.method) }
     /// The path as sent.
-    package var path: String { layout(\.path) }
+    package var path: String { withBytes { all, layout in String(decoding: all[..<layout.pathCount], as: UTF8.self) } }
     /// HTTP or HTTPS.
     package var scheme: RequestScheme { layout(\.scheme) }
 
@@ -25,8 +27,9 @@ package struct PackedRequest: @unchecked Sendable {
     /// What the buffer holds besides its bytes.
     struct Layout {
         let method: String
-        let path: String
         let scheme: RequestScheme
+        /// The path's bytes, at the start of the buffer.
+        let pathCount: Int
         /// Bytes written.
         var count = 0
         var queryCount = 0
@@ -89,6 +92,15 @@ package struct PackedRequest: @unchecked Sendable {
             return true
         }
 
+        /// Writes the path's bytes; the first thing written (room for them is added in `pack`).
+        fileprivate mutating func putPath(_ path: String) {
+            var path = path
+            path.withUTF8 { bytes in
+                if let from = bytes.baseAddress { base.update(from: from, count: bytes.count) }
+                count = bytes.count
+            }
+        }
+
         fileprivate mutating func putBody(_ body: ArraySlice<UInt8>) -> Int {
             let start = count
             guard capacity - count >= body.count else {
@@ -104,16 +116,19 @@ package struct PackedRequest: @unchecked Sendable {
     /// Bytes a pair takes beyond its name and value: a 2-byte and a 4-byte length.
     package static let pairOverhead = 6
 
-    /// Packs a request in one allocation of `capacity` bytes: `fill` writes the query parameters,
-    /// then the headers; the start of `body` (at most `bodyLimit` bytes) follows. Nil when they do
-    /// not fit (the caller then keeps no copy and reads the request where it lies).
+    /// Packs a request in one allocation: the path, then what `fill` writes (the query parameters,
+    /// then the headers) in `capacity` bytes with the start of `body` (at most `bodyLimit` bytes)
+    /// after them. Nil when they do not fit (the caller then keeps no copy and reads the request
+    /// where it lies).
     package static func pack(capacity: Int, method: String, path: String, scheme: RequestScheme, body: [UInt8], bodyLimit: Int,
                              _ fill: (inout Writer) -> Void) -> PackedRequest? {
-        let room = max(capacity, 1)
-        let storage = unsafeDowncast(Storage.create(minimumCapacity: room) { _ in Layout(method: method, path: path, scheme: scheme) },
+        let pathCount = path.utf8.count
+        let room = max(capacity + pathCount, 1)
+        let storage = unsafeDowncast(Storage.create(minimumCapacity: room) { _ in Layout(method: method, scheme: scheme, pathCount: pathCount) },
                                      to: Storage.self)
         let complete = storage.withUnsafeMutablePointers { layout, elements in
             var writer = Writer(UnsafeMutableBufferPointer(start: elements, count: room))
+            writer.putPath(path)
             fill(&writer)
             layout.pointee.bodyStart = writer.putBody(body.prefix(bodyLimit))
             layout.pointee.count = writer.count
@@ -142,7 +157,7 @@ package struct PackedRequest: @unchecked Sendable {
     /// Calls `visit` with each pair of the query (`headers` false) or the headers, until it returns false.
     private func forEach(headers: Bool, _ visit: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
         withBytes { all, layout in
-            var at = 0
+            var at = layout.pathCount
             let skip = headers ? layout.queryCount : 0
             for index in 0..<(skip + (headers ? layout.headerCount : layout.queryCount)) {
                 let n = Int(all[at]) | Int(all[at + 1]) << 8
