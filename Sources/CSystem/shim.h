@@ -1,6 +1,8 @@
 #ifndef CSYSTEM_SHIM_H
 #define CSYSTEM_SHIM_H
 
+#include <stdint.h>
+
 /* Asks the CPU to bring the cache line at `address` in, to be written soon. A hint: it never
    faults, whatever the address. */
 static inline void CSystem_prefetch_for_writing(const void *address) {
@@ -10,6 +12,25 @@ static inline void CSystem_prefetch_for_writing(const void *address) {
 /* Asks the CPU to bring the cache line at `address` in, to be read soon. A hint: it never faults. */
 static inline void CSystem_prefetch_for_reading(const void *address) {
     __builtin_prefetch(address, 0, 3);
+}
+
+/* Asks for every nonzero address among the `count` words at `addresses`, read with relaxed
+   atomic loads: a table another thread filled, where a word not written yet reads as 0. */
+static inline void CSystem_prefetch_listed(const uintptr_t *addresses, int count) {
+    for (int i = 0; i < count; i++) {
+        uintptr_t address = __atomic_load_n(&addresses[i], __ATOMIC_RELAXED);
+        if (address != 0) __builtin_prefetch((const void *)address, 0, 3);
+    }
+}
+
+/* Reads one word of such a table. */
+static inline uintptr_t CSystem_load_relaxed(const uintptr_t *slot) {
+    return __atomic_load_n(slot, __ATOMIC_RELAXED);
+}
+
+/* Writes one word of such a table (a relaxed atomic store: readers see it whole or not yet). */
+static inline void CSystem_store_relaxed(uintptr_t *slot, uintptr_t value) {
+    __atomic_store_n(slot, value, __ATOMIC_RELAXED);
 }
 
 /* glibc's allocator controls, which the Glibc module does not export. */

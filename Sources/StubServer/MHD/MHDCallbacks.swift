@@ -205,3 +205,15 @@ private enum ContentReaderCode {
         }
     }
 }
+
+/// Iterator for `MHD_get_response_headers`: appends where each header's name and value lie to
+/// the `[UInt]` `cls` points at (see `MHDResponse.cacheLines`).
+func stubdNoteHeaderAddresses(
+    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls else { return .NO }
+    let lines = cls.assumingMemoryBound(to: [UInt].self)
+    if let key { lines.pointee.append(UInt(bitPattern: key)) }
+    if let value { lines.pointee.append(UInt(bitPattern: value)) }
+    return lines.pointee.count < TransportHints.perRoute ? .YES : .NO
+}
