@@ -60,7 +60,6 @@ static inline size_t CSystem_allocated_bytes(const void *pointer) {
 
 #if defined(__linux__)
 #include <sys/epoll.h>
-#include <stdint.h>
 
 /* epoll for the hang-up watcher. `struct epoll_event` is packed on x86-64, which Swift cannot
    lay out, so these take and give plain values. */

@@ -47,21 +47,18 @@ struct PathCondition: Sendable {
         self.possible = possible
     }
 
-    /// True when every parameter of the request's `path` (as sent, no query) holds its value.
-    /// One pass over the bytes, cutting segments as `RouteMatcher.segment` does (runs of `/`
-    /// separate them), stopping after the last segment tested.
+    /// True when every parameter of the request's `path` (as sent, no query) holds its value:
+    /// one walk along its segments (cut by `RouteMatcher.segment`, as a lookup cuts them), up to
+    /// the last one tested.
     func holds(in path: UnsafeBufferPointer<UInt8>) -> Bool {
         guard possible else { return false }
-        let slash = UInt8(ascii: "/"), count = path.count
         return checks.withUnsafeBufferPointer { checks in
-            var next = 0, at = 0, position = 0
+            var next = 0, from = 0, position = 0
             while next < checks.count {
-                while at < count && path[at] == slash { at += 1 }
-                guard at < count else { return false }
-                let start = at
-                while at < count && path[at] != slash { at += 1 }
+                guard let segment = RouteMatcher.segment(in: path, from: from) else { return false }
+                from = segment.upperBound
                 if position == checks[next].position {
-                    guard checks[next].accepts(UnsafeBufferPointer(rebasing: path[start..<at])) else { return false }
+                    guard checks[next].accepts(UnsafeBufferPointer(rebasing: path[segment])) else { return false }
                     next += 1
                 }
                 position += 1
