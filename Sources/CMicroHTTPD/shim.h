@@ -70,4 +70,12 @@ static inline bool CMHD_is_tls(struct MHD_Connection *connection) {
     return MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION) != NULL;
 }
 
+/* MHD_OPTION_CLIENT_DISCIPLINE_LVL (since 0.9.77) with `level`. Its number is written out so that a
+   build against an older header can still ask a newer library that it loads at run time; pass it
+   only to a library that knows it (see MHDLibrary), as older ones refuse to start on it. */
+static inline struct MHD_OptionItem CMHD_client_discipline_option(int level) {
+    struct MHD_OptionItem item = { (enum MHD_OPTION) 38, level, NULL };
+    return item;
+}
+
 #endif

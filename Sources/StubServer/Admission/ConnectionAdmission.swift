@@ -1,5 +1,4 @@
 import StubCore
-import Synchronization
 import StubSystem
 
 /// The one owner of the connection limits: how many connections are open, how many per client
@@ -48,19 +47,19 @@ final class ConnectionAdmission: Sendable {
         let fd: Int32
         let address: ClientAddress?
         /// When the connection is closed unless its head arrives (monotonic ns; `.max`: none).
-        let deadline: Atomic<UInt64>
+        let deadline: AtomicWord<UInt64>
         /// A `Phase`'s raw value.
-        let phase = Atomic<UInt8>(Phase.head.rawValue)
+        let phase = AtomicWord<UInt8>(Phase.head.rawValue)
         /// When it connected, or its current head or body began (monotonic ns).
-        let since: Atomic<UInt64>
+        let since: AtomicWord<UInt64>
         /// Body bytes received so far in the current request.
-        let bodyBytes = Atomic<Int>(0)
+        let bodyBytes = AtomicWord<Int>(0)
 
         init(fd: Int32, address: ClientAddress?, deadline: UInt64, now: UInt64) {
             self.fd = fd
             self.address = address
-            self.deadline = Atomic(deadline)
-            since = Atomic(now)
+            self.deadline = AtomicWord(deadline)
+            since = AtomicWord(now)
         }
 
         var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .relaxed)) ?? .head }

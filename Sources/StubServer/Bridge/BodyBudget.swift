@@ -1,4 +1,4 @@
-import Synchronization
+import StubSystem
 
 /// The request body bytes all requests together may hold in memory at once (`--max-body-memory`).
 /// Each request takes from it as its body arrives and gives back what it frees, so a crowd of
@@ -6,7 +6,7 @@ import Synchronization
 final class BodyBudget: Sendable {
     /// The budget in bytes.
     let limit: Int
-    private let held = Atomic<Int>(0)
+    private let held = AtomicWord<Int>(0)
 
     init(limit: Int) {
         self.limit = max(0, limit)

@@ -1,5 +1,4 @@
 import StubCore
-import Synchronization
 import StubSystem
 
 /// Where deferred replies are made, at a bounded cost. Blocking work (a reload) runs on a fixed
@@ -13,9 +12,9 @@ final class DeferredJobs: Sendable {
     let waitingLimit: Int
 
     private let workers: [SerialWorker]
-    private let blocking = Atomic<Int>(0)
-    private let waiting = Atomic<Int>(0)
-    private let next = Atomic<Int>(0)
+    private let blocking = AtomicWord<Int>(0)
+    private let waiting = AtomicWord<Int>(0)
+    private let next = AtomicWord<Int>(0)
 
     /// Starts `threads` worker threads.
     init(threads: Int = 1, blockingLimit: Int = 64, waitingLimit: Int = 10_000) throws(SystemCallError) {
@@ -68,7 +67,7 @@ final class DeferredJobs: Sendable {
         for worker in workers { worker.stop() }
     }
 
-    private static func take(_ counter: borrowing Atomic<Int>, limit: Int) -> Bool {
+    private static func take(_ counter: borrowing AtomicWord<Int>, limit: Int) -> Bool {
         if counter.add(1, ordering: .relaxed).newValue <= limit { return true }
         counter.subtract(1, ordering: .relaxed)
         return false

@@ -34,7 +34,7 @@ final class RequestBridge: Sendable {
     var responder: StubResponder { environment.responder }
 
     init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, holdCapMs: Int, maxBody: Int,
-         bodyMemory: Int = .max, maxHead: Int = 6144, watchHangups: Bool = true, useEpoll: Bool = true,
+         bodyMemory: Int = .max, maxHead: Int = 8192, watchHangups: Bool = true, useEpoll: Bool = true,
          deferredWaitingLimit: Int = 10_000, stalledSendLimitMs: Int? = nil) throws(SystemCallError) {
         self.maxHead = maxHead
         self.stalledSendLimitMs = stalledSendLimitMs
@@ -65,16 +65,32 @@ final class RequestBridge: Sendable {
         }
         context.controlHeaderSeen = framing.controlHeader
         context.pairCount = framing.pairs
+        if context.refusedAtRequestLine { return .close }
         let headSize = connection.headSize
         if headSize > maxHead {
-            return execute(context.life.refuse(RequestFraming.headTooLarge(size: headSize, target: context.targetLength, limit: maxHead).reply),
-                           connection, context)
+            // Written on the socket, not queued: a head near the connection memory leaves
+            // libmicrohttpd no room for a reply's head, and it would close without a word.
+            let reply = RequestFraming.headTooLarge(size: headSize, target: context.targetLength, limit: maxHead).reply
+            _ = context.life.refuse(reply)
+            if let socket = connection.socket { FaultInjector.writeClosing(reply, to: socket) }
+            return .close
         }
         if let rejection = framing.rejection(http10: http10, maxBody: maxBody) {
             return execute(context.life.refuse(rejection.reply), connection, context)
         }
         context.expectBody(length: framing.contentLength)
         return .proceed
+    }
+
+    /// The request line arrived with a target over the largest head served: answered with the
+    /// JSON 414 now, written on the socket, since libmicrohttpd may not keep the rest of the head
+    /// (past its connection memory it answers with a plain 414 or 431 of its own, or, 0.9.75 near
+    /// the limit, not at all). The request's first handler call, if it comes, closes.
+    func refuseTarget(_ context: RequestContext, socket: Int32) {
+        context.refusedAtRequestLine = true
+        let reply = RequestFraming.headTooLarge(size: context.targetLength, target: context.targetLength, limit: maxHead).reply
+        _ = context.life.refuse(reply)
+        FaultInjector.writeClosing(reply, to: socket)
     }
 
     /// One call of the access handler once the request is complete, or after a resume.

@@ -41,6 +41,8 @@ final class RequestContext: LifecycleRequest {
     let path: String
     /// The length of the request target as sent (path and query), for the head-size check.
     var targetLength = 0
+    /// True once a target over the largest head was answered as the request line arrived.
+    var refusedAtRequestLine = false
     /// The whole request packed in one buffer before planning, when it will be recorded (see
     /// `takeCopy`); the journal keeps this very copy.
     @exclusivity(unchecked) var copy: PackedRequest?

@@ -1,10 +1,13 @@
 import StubCore
 
-/// What libmicrohttpd 0.9.75 lets through in a request head and a server behind a proxy must not:
+/// What libmicrohttpd lets through in a request head and a server behind a proxy must not:
 /// checked once per request, in one pass over the headers, on the first access-handler call
-/// (before any body is read). MHD itself already answers an invalid Content-Length and oversized
-/// heads; the rest is here. (A NUL in a header value is not seen: MHD cuts the value at it.) A request it rejects gets one
-/// JSON error and the connection closes, so bytes after it are never read as another request.
+/// (before any body is read). The library itself answers an invalid Content-Length and heads over
+/// its connection memory, and 1.0 (at the discipline level `MHDLibrary` asks for) also folded
+/// lines, a missing Host, bad header bytes and codings other than chunked; the rest is here, so
+/// each check holds on both series. (A NUL in a header value is not seen on 0.9.75: it cuts the
+/// value at it.) A request it rejects gets one JSON error and the connection closes, so bytes
+/// after it are never read as another request.
 struct RequestFraming {
     /// Why a request is refused.
     struct Rejection: Equatable {
@@ -42,10 +45,15 @@ struct RequestFraming {
     /// Counts a query parameter (the head's checks are on headers only).
     mutating func countQueryPair() { pairs += 1 }
 
+    /// Notes that the transport found a folded line in this header (where the library cannot be
+    /// asked to refuse one itself, see `MHDLegacyFolding`).
+    mutating func foldedLine(in name: UnsafeBufferPointer<UInt8>) {
+        if folded == nil { folded = String(decoding: name, as: UTF8.self) }
+    }
+
     /// Takes one header as received.
     mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         pairs += 1
-        if folded == nil && RequestFraming.wasFolded(name: name, value: value) { folded = String(decoding: name, as: UTF8.self) }
         if !controlHeader && ControlNames.isControlHeader(name) { controlHeader = true }
         if badName == nil && !RequestFraming.isToken(name) { badName = String(decoding: name, as: UTF8.self) }
         if badValue == nil && !RequestFraming.isFieldValue(value) { badValue = String(decoding: name, as: UTF8.self) }
@@ -102,22 +110,6 @@ struct RequestFraming {
     static func tooLarge(maxBody: Int, received: String) -> Rejection {
         Rejection(status: 413, message: "request body too large",
                   details: [("limit", "\(maxBody) bytes"), ("received", "\(received) bytes"), ("hint", "raise it with --max-body or STUBD_MAX_BODY")])
-    }
-
-    /// True when libmicrohttpd joined a folded line (a line starting with a space or tab) onto this
-    /// header. 0.9.75 appends the continuation to the header's *name* (`Content-Length: 1⏎ 0` reads
-    /// as `Content-Length0: 1`), in a copy made elsewhere in the connection's memory; an unfolded
-    /// header's name and value lie in the request line buffer as sent, the name's colon turned
-    /// into a NUL and only spaces or tabs before the value. So a value that does not start within
-    /// a few bytes after its name, or not after a NUL and blanks, means the name was moved: folded.
-    static func wasFolded(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let nameStart = name.baseAddress, let valueStart = value.baseAddress else { return false }
-        let nameEnd = nameStart + name.count
-        guard valueStart > nameEnd else { return true }
-        let gap = valueStart - nameEnd
-        guard gap <= 256, nameEnd.pointee == 0 else { return true }
-        for offset in 1..<gap where nameEnd[offset] != 0x20 && nameEnd[offset] != 0x09 { return true }
-        return false
     }
 
     /// True for a non-empty RFC 9110 token.

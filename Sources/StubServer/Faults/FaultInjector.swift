@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// The socket calls of the faults that act below HTTP: raw bytes written to the client, and a
-/// reset. What to write is the lifecycle's (`FaultBytes`); a failing call ends the fault early,
+/// reset; and the refusals of heads libmicrohttpd has no room to answer. What to write is the lifecycle's (`FaultBytes`); a failing call ends the fault early,
 /// and the connection is closed either way.
 enum FaultInjector {
     /// Writes `bytes` whole to the client socket, ignoring a client that is gone.
@@ -27,6 +27,17 @@ enum FaultInjector {
                 return
             }
         }
+    }
+
+    /// Writes `reply` whole as an HTTP/1.1 response that closes the connection, then ends the
+    /// sending side: for a refusal libmicrohttpd has no room left to answer itself (a head near
+    /// or past its connection memory). The caller then has libmicrohttpd close the connection;
+    /// anything it tries to write after this fails on the closed side, so the client reads this
+    /// reply alone.
+    static func writeClosing(_ reply: Reply, to fd: Int32) {
+        let headers = FaultBytes.truncatedHeaders(reply.headers)
+        write(FaultBytes.head(status: reply.status, headers: headers, contentLength: reply.body.count) + reply.body, to: fd)
+        _ = shutdown(fd, Int32(SHUT_WR))
     }
 
     /// Resets the connection: the kernel answers the peer with RST.

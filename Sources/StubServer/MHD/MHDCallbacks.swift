@@ -30,6 +30,9 @@ private func start(_ bridge: RequestBridge, _ uri: UnsafePointer<CChar>?, _ conn
     let secure = connection.map { CMHD_is_tls($0) } ?? false
     let context = RequestContext(startNs: now, path: path, maxBody: bridge.maxBody, admitted: admitted, secure: secure, budget: bridge.bodyBudget)
     context.targetLength = uri.map { strlen($0) } ?? 0
+    if context.targetLength > bridge.maxHead, let connection, case let fd = CMHD_connection_fd(connection), fd >= 0 {
+        bridge.refuseTarget(context, socket: fd)
+    }
     return Unmanaged.passRetained(context).toOpaque()
 }
 
@@ -136,6 +139,7 @@ func stubdFrameHeader(
     }
     let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: keySize)
     let bytes = UnsafeBufferPointer(start: value.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }, count: value == nil ? 0 : valueSize)
+    if MHDLibrary.findsFoldingItself && MHDLegacyFolding.wasFolded(name: name, value: bytes) { framing.pointee.foldedLine(in: name) }
     framing.pointee.add(name: name, value: bytes)
     return .YES
 }

@@ -23,7 +23,8 @@ final class MHDDaemon: @unchecked Sendable {
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // Not MHD_OPTION_STRICT_FOR_CLIENT: in 0.9.75 it answers a missing Host with a 400 whose head
         // it writes twice, and closes on a space in the target without a word. `RequestFraming`
-        // and `PathDecoding` refuse both with one clear 400 instead.
+        // and `PathDecoding` refuse both with one clear 400 instead. A library that has a
+        // client-discipline level is asked for the one that refuses folded lines (`MHDLibrary`).
         var options = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.daemonConnectionLimit, ptr_value: nil),
@@ -38,6 +39,7 @@ final class MHDDaemon: @unchecked Sendable {
             options.append(MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(pemTexts[0])))
             options.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(pemTexts[1])))
         }
+        if let discipline = MHDLibrary.disciplineOption { options.append(discipline) }
         if configuration.ioThreads > 1 {
             options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.ioThreads, ptr_value: nil))
         }

@@ -51,22 +51,16 @@ struct ListenSocket {
     static func open(host: String, port: Int, backlog: Int32 = 4096) throws(StubServerError) -> ListenSocket {
         guard (0...65535).contains(port) else { throw .invalidAddress("port \(port) is out of range 0-65535") }
         let name = host == "localhost" ? "127.0.0.1" : host
-        var v4 = sockaddr_in()
-        var v6 = sockaddr_in6()
-        let isIPv6: Bool
-        if inet_pton(AF_INET, name, &v4.sin_addr) == 1 {
-            isIPv6 = false
-            v4.sin_family = sa_family_t(AF_INET)
-            v4.sin_port = in_port_t(UInt16(port).bigEndian)
-        } else if inet_pton(AF_INET6, name.trimmingBrackets(), &v6.sin6_addr) == 1 {
-            isIPv6 = true
-            v6.sin6_family = sa_family_t(AF_INET6)
-            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+        let address: Address
+        if let v4 = LibC.ipv4Address(name, port: port) {
+            address = .v4(v4)
+        } else if let v6 = LibC.ipv6Address(name.trimmingBrackets(), port: port) {
+            address = .v6(v6)
         } else {
             throw .invalidAddress("host \"\(host)\" is not an IPv4 or IPv6 address (or localhost)")
         }
         do {
-            return try bind(isIPv6 ? .v6(v6) : .v4(v4), backlog: backlog)
+            return try bind(address, backlog: backlog)
         } catch let error where error.errno == EADDRINUSE {
             throw .addressInUse(host: host, port: port)
         } catch {
@@ -96,8 +90,7 @@ struct ListenSocket {
             var storage = sockaddr_in6()
             var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
             try SystemCall.run("getsockname") { withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } } }
-            // sin_port and sin6_port sit at the same offset.
-            return ListenSocket(fd: fd, port: Int(UInt16(bigEndian: storage.sin6_port)), isIPv6: isIPv6)
+            return ListenSocket(fd: fd, port: LibC.port(of: storage), isIPv6: isIPv6)
         } catch {
             close(fd)
             throw error

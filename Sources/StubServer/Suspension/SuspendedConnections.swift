@@ -1,5 +1,4 @@
 import StubCore
-import Synchronization
 import StubSystem
 
 /// The one owner of the rule "no connection is suspended when the daemon stops" (libmicrohttpd
@@ -13,8 +12,8 @@ final class SuspendedConnections: Sendable {
     /// Taken to suspend and to begin a drain, so that no suspend slips in after the drain began.
     private let gate = PlainLock()
     /// Written only with `gate` held; read without it by connections that run again after a resume.
-    private let stopping = Atomic<Bool>(false)
-    private let suspended = Atomic<Int>(0)
+    private let stopping = AtomicWord<Bool>(false)
+    private let suspended = AtomicWord<Int>(0)
     private let scheduler: DelayScheduler
     private let suspendAction: @Sendable (SuspensionHandle) -> Void
     /// Tickets whose client the watcher saw leave, until their connection runs again.

@@ -40,7 +40,7 @@ enum StubdCommand {
         var rest = arguments
         let command = rest.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "serve"
         if rest.first == command { rest.removeFirst() }
-        if arguments.first == "--version" { print("stubd \(StubdVersion.current)"); return 0 }
+        if arguments.first == "--version" { print("stubd \(StubdVersion.current) (libmicrohttpd \(StubServer.libmicrohttpdVersion))"); return 0 }
         if arguments.first == "-h" || arguments.first == "--help" || arguments.first == "help" { print(usage); return 0 }
         switch command {
         case "serve": return ServeCommand.run(rest)

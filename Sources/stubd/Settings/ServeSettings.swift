@@ -47,7 +47,7 @@ enum ServeSettings {
                             help: "Open connections from one address, 0 for no cap",
                             defaultNote: "none on a loopback address, else half of --max-connections"),
             .size("--connection-memory", \.configuration.maxHeadBytes, 2048...1_048_576,
-                  help: "Largest request head served; a larger one gets a JSON 431 (414 for a long request target), up to about 700 bytes more"),
+                  help: "Largest request head served; a larger one gets a JSON 431 (414 for a long request target), up to about twice the size"),
         ]
     }
 

@@ -11,11 +11,8 @@ final class RawSocket: @unchecked Sendable {
 
     init(port: Int) throws {
         fd = socket(AF_INET, LibC.streamSocket, 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var address = LibC.loopbackAddress(port: port)
+        var timeout = LibC.timeval(seconds: 5)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -34,7 +31,13 @@ final class RawSocket: @unchecked Sendable {
 
     /// Everything the server sends until it closes (or `timeoutSeconds` pass without data).
     func readAll(timeoutSeconds: Double = 5) -> [UInt8] {
-        var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - Double(Int(timeoutSeconds))) * 1_000_000))
+        readToEnd(timeoutSeconds: timeoutSeconds).bytes
+    }
+
+    /// Everything the server sends, and whether it then closed the connection (end of stream)
+    /// rather than falling silent for `timeoutSeconds`.
+    func readToEnd(timeoutSeconds: Double = 5) -> (bytes: [UInt8], closed: Bool) {
+        var timeout = LibC.timeval(seconds: timeoutSeconds)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -42,15 +45,20 @@ final class RawSocket: @unchecked Sendable {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             // A signal (SIGCHLD from the curl and stubd processes other tests start) is not the end.
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
+            if n == 0 || (n < 0 && errno == ECONNRESET) { return (out, true) }
+            if n < 0 { return (out, false) }
             out += buffer[0..<n]
         }
-        return out
+    }
+
+    /// `readToEnd` on a thread of its own (see `OffPool`).
+    func readUntilClosed(timeoutSeconds: Double = 5) async -> (bytes: [UInt8], closed: Bool) {
+        (try? await OffPool.run { self.readToEnd(timeoutSeconds: timeoutSeconds) }) ?? ([], false)
     }
 
     /// What one read returns: the next bytes, or none at the end or after `timeoutSeconds`.
     func readSome(timeoutSeconds: Double = 5) -> [UInt8] {
-        var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - Double(Int(timeoutSeconds))) * 1_000_000))
+        var timeout = LibC.timeval(seconds: timeoutSeconds)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
