@@ -3,8 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "stubd",
-    // macOS 15 for Synchronization's Atomic and Mutex; iOS 16 for StubdClient in a UI-test target.
-    platforms: [.macOS(.v15), .iOS(.v16)],
+    // macOS 14: atomics are StubSystem's AtomicWord, not Synchronization's (macOS 15); iOS 16 for StubdClient in a UI-test target.
+    platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         .executable(name: "stubd", targets: ["stubd"]),
         .library(name: "StubServer", targets: ["StubServer"]),

@@ -1,6 +1,7 @@
 #ifndef CSYSTEM_SHIM_H
 #define CSYSTEM_SHIM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Asks the CPU to bring the cache line at `address` in, to be written soon. A hint: it never
@@ -31,6 +32,32 @@ static inline uintptr_t CSystem_load_relaxed(const uintptr_t *slot) {
 /* Writes one word of such a table (a relaxed atomic store: readers see it whole or not yet). */
 static inline void CSystem_store_relaxed(uintptr_t *slot, uintptr_t value) {
     __atomic_store_n(slot, value, __ATOMIC_RELAXED);
+}
+
+/* One 64-bit word read and written atomically, for StubSystem's AtomicWord (Swift's own Atomic
+   needs macOS 15). `order` is one of the __ATOMIC_* orders; callers pass a constant, which the
+   compiler folds once the function is inlined. */
+static inline uint64_t CSystem_atomic_load(const uint64_t *word, int order) {
+    return __atomic_load_n(word, order);
+}
+
+static inline void CSystem_atomic_store(uint64_t *word, uint64_t value, int order) {
+    __atomic_store_n(word, value, order);
+}
+
+static inline uint64_t CSystem_atomic_exchange(uint64_t *word, uint64_t value, int order) {
+    return __atomic_exchange_n(word, value, order);
+}
+
+/* Adds `value` (wrapping) and returns the word as it was before. */
+static inline uint64_t CSystem_atomic_fetch_add(uint64_t *word, uint64_t value, int order) {
+    return __atomic_fetch_add(word, value, order);
+}
+
+/* Writes `desired` when the word holds `*expected`; otherwise stores what it holds in `*expected`.
+   True when it wrote. A failed exchange reads with relaxed order. */
+static inline bool CSystem_atomic_compare_exchange(uint64_t *word, uint64_t *expected, uint64_t desired, int order) {
+    return __atomic_compare_exchange_n(word, expected, desired, false, order, __ATOMIC_RELAXED);
 }
 
 /* glibc's allocator controls, which the Glibc module does not export. */

@@ -1,4 +1,5 @@
 import CHiredis
+import StubSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,7 +29,7 @@ final class RedisConnection: @unchecked Sendable {
             guard let reader = redisReaderCreate() else { throw StoreError(description: "hiredis could not make a reply reader") }
             transport = .tls(channel, reader)
         } else {
-            let wait = timeval(tv_sec: timeoutMs / 1000, tv_usec: Int((timeoutMs % 1000) * 1000))
+            let wait = LibC.timeval(milliseconds: timeoutMs)
             guard let made = redisConnectWithTimeout(url.host, Int32(url.port), wait) else {
                 throw StoreError(description: "cannot reach \(url.redacted): out of memory")
             }

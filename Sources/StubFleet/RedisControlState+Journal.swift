@@ -35,7 +35,7 @@ extension RedisControlState {
         // Entries the ring let go unsent while the store was away. (While it answers, those are
         // older than a journal's worth of newer ones: one process would not keep them either.)
         let outage = wasAway.exchange(false, ordering: .relaxed)
-        if outage, let firstID, firstID > since + 1 { journalDropped.wrappingAdd(firstID - since - 1, ordering: .relaxed) }
+        if outage, let firstID, firstID > since + 1 { journalDropped.add(firstID - since - 1, ordering: .relaxed) }
         sentUpTo.store(lastID, ordering: .relaxed)
     }
 

@@ -10,7 +10,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Overrides, sequences and sessions in the store: written by the replica that was asked, read
 /// back by every replica into its local copy.
@@ -67,7 +66,7 @@ extension RedisControlState {
             return version
         }
         guard let version = version ?? nil else { return nil }
-        writtenVersion.withMaybe { max($0, version) }
+        writtenVersion.update(ordering: .relaxed) { max($0, version) }
         enforceSessionCap()
         awaitReplicas(version)
         return version
@@ -139,17 +138,5 @@ extension RedisControlState {
         }
         commands += [["SET", FleetKeys.version, String(version)], ["EXEC"], ["PUBLISH", FleetKeys.changes, String(version)]]
         _ = try c.pipeline(commands)
-    }
-}
-
-extension Atomic where Value == Int {
-    /// Replaces the value with `next(value)` (a compare-and-swap loop).
-    func withMaybe(_ next: (Int) -> Int) {
-        var current = load(ordering: .relaxed)
-        while true {
-            let (exchanged, original) = compareExchange(expected: current, desired: next(current), ordering: .relaxed)
-            if exchanged { return }
-            current = original
-        }
     }
 }

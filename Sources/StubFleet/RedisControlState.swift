@@ -5,7 +5,6 @@ import Foundation
 #endif
 import StubCore
 import StubSystem
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,24 +24,24 @@ final class RedisControlState: SharedControlState, Sendable {
     /// Longest wait for the store on a request's or an admin call's behalf.
     static let callTimeoutMs = 300
 
-    let reachable = Atomic<Bool>(false)
+    let reachable = AtomicWord<Bool>(false)
     /// The connection request threads and admin calls use, under its lock.
     let calls = Locked<RedisConnection?>(nil)
     let control = Locked<WeakControl>(WeakControl())
     let stubDirectory = Locked<String>("")
     /// Set by a change notice; the worker refreshes the local copy.
-    let refreshWanted = Atomic<Bool>(true)
+    let refreshWanted = AtomicWord<Bool>(true)
     /// Wakes the worker for a refresh at once; nil when no pipe could be made (the 10 ms tick then).
     let wake = try? FleetWake()
     /// The newest version this replica wrote itself: a refresh that read an older one would
     /// undo that write locally, so it waits for the next.
-    let writtenVersion = Atomic<Int>(0)
+    let writtenVersion = AtomicWord<Int>(0)
     /// The local journal's id up to which entries were sent to the store.
-    let sentUpTo = Atomic<Int>(0)
+    let sentUpTo = AtomicWord<Int>(0)
     /// Entries the local journal let go before they could be sent (the store was away too long).
-    let journalDropped = Atomic<Int>(0)
+    let journalDropped = AtomicWord<Int>(0)
     /// Set when the store goes away; the first send after it counts what the journal let go.
-    let wasAway = Atomic<Bool>(false)
+    let wasAway = AtomicWord<Bool>(false)
     let touchedSessions = Locked<Set<String>>([])
     let status = Locked(StoreStatus())
     let threads = Locked<[StoppableThread]>([])

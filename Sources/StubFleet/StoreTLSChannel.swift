@@ -131,7 +131,7 @@ final class StoreTLSChannel {
             throw StoreError(description: "cannot resolve \(host)")
         }
         defer { freeaddrinfo(found) }
-        var wait = timeval(tv_sec: timeoutMs / 1000, tv_usec: Int((timeoutMs % 1000) * 1000))
+        var wait = LibC.timeval(milliseconds: timeoutMs)
         var why = "no address"
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate {

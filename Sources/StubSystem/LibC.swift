@@ -135,8 +135,7 @@ package enum LibC {
     /// zero linger set before, and libmicrohttpd closing without a shutdown (MHD_USE_TURBO), reset.
     package static func dissolveConnection(_ fd: Int32) throws(SystemCallError) {
         #if os(Linux)
-        var address = sockaddr()
-        address.sa_family = sa_family_t(AF_UNSPEC)
+        var address = unspecifiedAddress()
         try SystemCall.run("connect AF_UNSPEC") { connect(fd, &address, socklen_t(MemoryLayout<sockaddr>.size)) }
         #endif
     }

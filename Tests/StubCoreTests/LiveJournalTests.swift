@@ -2,7 +2,6 @@ import Foundation
 @testable import StubCore
 import Testing
 import StubSystem
-import Synchronization
 
 /// The live journal under the dashboard: the feed's readers and backlogs, the stream's lifecycle
 /// with a fake clock, and the words the journal uses for why a variant was chosen and why a near
@@ -63,7 +62,7 @@ import Synchronization
         let control = StubControl(journalSize: 10_000)
         let reader = control.feed.open(scope: nil)!
         let taken = Locked<[Int]>([])
-        let done = Atomic<Bool>(false)
+        let done = AtomicWord<Bool>(false)
         let consumer = Thread {
             while !done.load(ordering: .acquiring) {
                 let ids = control.feed.take(reader).entries.map(\.id)

@@ -1,12 +1,12 @@
 import Foundation
 @testable import StubCore
-import Synchronization
+import StubSystem
 import Testing
 
 /// Session state goes away when a session is idle too long or too many sessions hold state.
 @Suite struct SessionExpiryTests {
     final class FakeClock: Sendable {
-        let seconds = Mutex(0.0)
+        let seconds = Locked(0.0)
         func advance(_ by: Double) { seconds.withLock { $0 += by } }
         var now: Double { seconds.withLock { $0 } }
     }

@@ -1,5 +1,4 @@
 import StubSystem
-import Synchronization
 
 /// Journal entries and control changes as they happen, for live readers
 /// (`GET /__stubd/journal/stream`: the dashboard, scripts). With no reader, recording a request
@@ -80,9 +79,9 @@ package final class JournalFeed: Sendable {
         }
     }
 
-    private let readerCount = Atomic<Int>(0)
+    private let readerCount = AtomicWord<Int>(0)
     private let readers = Locked<[Int: Backlog]>([:])
-    private let nextID = Atomic<Int>(1)
+    private let nextID = AtomicWord<Int>(1)
     let capacity: Int
     let backlogLimit: Int
 

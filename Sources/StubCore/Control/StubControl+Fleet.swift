@@ -1,4 +1,4 @@
-import Synchronization
+import StubSystem
 
 /// What a fleet's store calls back: the overrides other replicas set, and their journal's form.
 extension StubControl {

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubSystem
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,7 +47,7 @@ public final class StubControl: OverrideSource, Sendable {
     let state: Locked<State>
     /// False while no scope has an override, so most requests skip the lock (see `decision`).
     /// Written only under `state`'s lock: true when one is added, recomputed when one goes.
-    let mayHaveOverrides = Atomic<Bool>(false)
+    let mayHaveOverrides = AtomicWord<Bool>(false)
 
     /// Reads the state under its lock.
     func withState<T>(_ body: (State) -> T) -> T { state.withLock { body($0) } }

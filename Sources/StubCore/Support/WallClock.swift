@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubSystem
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,9 +16,9 @@ import Darwin
 /// change of the system clock shows in the dates within that.
 package enum WallClock {
     /// Wall-clock ns minus monotonic ns at the last read.
-    private static let offsetNs = Atomic<Int64>(0)
+    private static let offsetNs = AtomicWord<Int64>(0)
     /// The monotonic time of the last read (0: never read).
-    private static let readAtNs = Atomic<UInt64>(0)
+    private static let readAtNs = AtomicWord<UInt64>(0)
     /// How often the distance is read again.
     static let refreshNs: UInt64 = 100_000_000
 

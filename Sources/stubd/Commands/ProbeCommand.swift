@@ -48,13 +48,10 @@ struct ProbeTarget {
     }
 
     func get(timeoutSeconds: Int) -> Int? {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
+        guard var address = LibC.ipv4Address(host, port: Int(port)) else { return nil }
         guard let fd = try? SystemCall.run("socket", { socket(AF_INET, LibC.streamSocket, 0) }) else { return nil }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        var timeout = LibC.timeval(milliseconds: timeoutSeconds * 1000)
         let size = socklen_t(MemoryLayout<timeval>.size)
         let request = Array("GET \(path) HTTP/1.0\r\nHost: \(host)\r\n\r\n".utf8)
         var buffer = [UInt8](repeating: 0, count: 64)

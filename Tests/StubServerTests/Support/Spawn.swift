@@ -1,4 +1,5 @@
 import Foundation
+import StubSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,26 +19,14 @@ final class Spawned: @unchecked Sendable {
     init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         var out: [Int32] = [0, 0], err: [Int32] = [0, 0]
         guard Spawned.openPipe(&out), Spawned.openPipe(&err) else { throw Spawned.failure("pipe2") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        Spawned.closeOthers(&actions)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer {
-            argv.forEach { free($0) }
-            envp?.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let result = envp.map { posix_spawn(&child, executable, &actions, nil, argv, $0) } ?? posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let environment = environment.map { $0.map { "\($0.key)=\($0.value)" } }
+        let spawned = LibC.spawn(executable, arguments: [executable] + arguments, environment: environment, stdout: out[1], stderr: err[1])
         close(out[1])
         close(err[1])
-        guard result == 0 else {
+        guard case .success(let child) = spawned else {
             close(out[0])
             close(err[0])
-            throw Spawned.failure("posix_spawn \(executable): \(String(cString: strerror(result)))")
+            throw Spawned.failure("\(spawned)")
         }
         pid = child
         stdoutFD = out[0]
@@ -103,18 +92,6 @@ final class Spawned: @unchecked Sendable {
             let n = read(fd, buffer, count)
             if n >= 0 || errno != EINTR { return n }
         }
-    }
-
-    /// Closes every other descriptor in the child, as Foundation's `Process` does: a daemon that
-    /// kept a listening socket of another test's in-process server would keep that port alive.
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` is not in Swift's Glibc module, so it is
-    /// looked up by name.
-    private static func closeOthers(_ actions: inout posix_spawn_file_actions_t) {
-        #if os(Linux)
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
-        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
-        #endif
     }
 
     private static func failure(_ what: String) -> Error {

@@ -1,4 +1,5 @@
 import Foundation
+import StubSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -102,12 +103,9 @@ final class StoreFixture: @unchecked Sendable {
 
     /// A socket connected to 127.0.0.1:`port`, or nil.
     private static func connected(_ port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, LibC.streamSocket, 0)
         guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = LibC.loopbackAddress(port: port)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -120,11 +118,9 @@ final class StoreFixture: @unchecked Sendable {
 
     /// A port nothing listens on now.
     static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, LibC.streamSocket, 0)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = LibC.loopbackAddress(port: 0)
         var size = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) == 0 ? getsockname(fd, $0, &size) : -1 }
