@@ -5,8 +5,8 @@ import PackageDescription
 // `TargetType`), tested against stubd started in-process on port 0. See docs/moya.md.
 let package = Package(
     name: "StubdExamples",
-    // macOS 15 for Synchronization's Atomic and Mutex; iOS 16 for StubdClient in a UI-test target.
-    platforms: [.macOS(.v15), .iOS(.v16)],
+    // macOS 14, as the package it tests; iOS 16 for StubdClient in a UI-test target.
+    platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         .library(name: "APIClient", targets: ["APIClient"]),
     ],

@@ -15,25 +15,6 @@ static inline void CSystem_prefetch_for_reading(const void *address) {
     __builtin_prefetch(address, 0, 3);
 }
 
-/* Asks for every nonzero address among the `count` words at `addresses`, read with relaxed
-   atomic loads: a table another thread filled, where a word not written yet reads as 0. */
-static inline void CSystem_prefetch_listed(const uintptr_t *addresses, int count) {
-    for (int i = 0; i < count; i++) {
-        uintptr_t address = __atomic_load_n(&addresses[i], __ATOMIC_RELAXED);
-        if (address != 0) __builtin_prefetch((const void *)address, 0, 3);
-    }
-}
-
-/* Reads one word of such a table. */
-static inline uintptr_t CSystem_load_relaxed(const uintptr_t *slot) {
-    return __atomic_load_n(slot, __ATOMIC_RELAXED);
-}
-
-/* Writes one word of such a table (a relaxed atomic store: readers see it whole or not yet). */
-static inline void CSystem_store_relaxed(uintptr_t *slot, uintptr_t value) {
-    __atomic_store_n(slot, value, __ATOMIC_RELAXED);
-}
-
 /* One 64-bit word read and written atomically, for StubSystem's AtomicWord (Swift's own Atomic
    needs macOS 15). `order` is one of the __ATOMIC_* orders; callers pass a constant, which the
    compiler folds once the function is inlined. */

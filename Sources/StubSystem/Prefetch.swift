@@ -12,25 +12,6 @@ public enum Prefetch {
         CSystem_prefetch_for_writing(address)
     }
 
-    /// Asks for the cache line at each nonzero address among the `count` words at `table`, read
-    /// with relaxed atomic loads (see `storeAddress`): a table another layer fills for the caller.
-    @inlinable @inline(__always)
-    public static func listed(_ table: UnsafePointer<UInt>, count: Int) {
-        CSystem_prefetch_listed(table, Int32(count))
-    }
-
-    /// Writes one word of such a table, with a relaxed atomic store.
-    @inlinable @inline(__always)
-    public static func storeAddress(_ address: UInt, at slot: UnsafeMutablePointer<UInt>) {
-        CSystem_store_relaxed(slot, address)
-    }
-
-    /// Reads one word of such a table, with a relaxed atomic load.
-    @inlinable @inline(__always)
-    public static func loadAddress(at slot: UnsafePointer<UInt>) -> UInt {
-        CSystem_load_relaxed(slot)
-    }
-
     /// Asks for the cache line at `address`, to be read soon. A hint: it never faults.
     @inlinable @inline(__always)
     public static func forReading(_ address: UnsafeRawPointer) {

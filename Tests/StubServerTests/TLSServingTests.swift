@@ -95,6 +95,26 @@ import Testing
         }
     }
 
+    /// Over TLS stubd cannot write on the socket itself, so a head over the limit is refused by
+    /// libmicrohttpd's queue: the same JSON 431 and 414 as over plain HTTP.
+    @Test func oversizedHeadsGetTheJSONRefusalOverTLSToo() async throws {
+        let tls = try TLSFixture()
+        try await withServer(configure: { try! tls.configure(&$0) }) { server in
+            let limit = server.configuration.maxHeadBytes
+            let ca = tls.directory.authorityCertificate
+            let header = try await Curl.run(["-s", "-D", "-", "--cacert", ca, "-H", "X-Pad: \(String(repeating: "a", count: limit + 500))",
+                                             server.tlsURL("/api/v1/users/1").absoluteString])
+            let target = try await Curl.run(["-s", "-D", "-", "--cacert", ca,
+                                             server.tlsURL("/api/v1/users/1?q=\(String(repeating: "a", count: limit + 500))").absoluteString])
+            for (status, result) in [("431", header), ("414", target)] {
+                #expect(result.stdout.hasPrefix("HTTP/1.1 \(status)"), "\(result.stdout.prefix(300))")
+                #expect(result.stdout.contains("application/json") && result.stdout.contains("\(limit) bytes for the request head"))
+            }
+            let after = try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", ca, server.tlsURL("/api/v1/users/1").absoluteString])
+            #expect(after.stdout == "200")
+        }
+    }
+
     @Test func truncateOverTLSKeepsTheVariantsHeadAndSendsHalfTheBody() async throws {
         let tls = try TLSFixture()
         try await withServer(configure: { try! tls.configure(&$0) }) { server in

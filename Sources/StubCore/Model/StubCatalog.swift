@@ -22,9 +22,6 @@ public final class StubCatalog: Sendable {
     /// then variant order), where the transport keeps one prepared response per variant, and
     /// where its memory lies, for `prefetchRoute`.
     private let hints: [RouteHint]
-    /// Where the transport keeps each route's prepared default answer, noted by the transport
-    /// (see `TransportHints`).
-    package let transportHints: TransportHints
     private let indexByID: [String: Int]
 
     /// Makes a catalog from routes that have already been validated.
@@ -49,7 +46,6 @@ public final class StubCatalog: Sendable {
             next += route.variants.count
         }
         self.hints = hints
-        transportHints = TransportHints(routes: routes.count)
         indexByID = Dictionary(routes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -65,7 +61,6 @@ public final class StubCatalog: Sendable {
     @inline(__always)
     func prefetchRoute(_ index: Int) {
         hints[index].prefetch()
-        transportHints.prefetch(route: index)
     }
 
     /// The route with the given id (`service/folder`, or `folder` for routes outside a service).

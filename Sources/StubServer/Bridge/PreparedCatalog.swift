@@ -16,11 +16,6 @@ final class PreparedCatalog: Sendable {
         self.catalog = catalog
         responses = catalog.allVariants.map { MHDResponse(bytes: $0.body, headers: $0.headers) }
         pointers = responses.map(\.handle)
-        // Before any request is planned with this catalog: where each route's default answer
-        // lies, for the planner to ask for with the route (see `TransportHints`).
-        for (index, route) in catalog.routes.enumerated() {
-            catalog.transportHints.set(route: index, responses[catalog.variantKey(route: index, variant: route.defaultIndex)].cacheLines)
-        }
     }
 
     /// The prepared response of the variant with `key` (see `StubCatalog.variantKey`), valid while

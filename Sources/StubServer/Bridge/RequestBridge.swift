@@ -69,10 +69,12 @@ final class RequestBridge: Sendable {
         let headSize = connection.headSize
         if headSize > maxHead {
             // Written on the socket, not queued: a head near the connection memory leaves
-            // libmicrohttpd no room for a reply's head, and it would close without a word.
+            // libmicrohttpd no room for a reply's head, and it would close without a word. Over
+            // TLS only libmicrohttpd can write, so there it is queued.
             let reply = RequestFraming.headTooLarge(size: headSize, target: context.targetLength, limit: maxHead).reply
-            _ = context.life.refuse(reply)
-            if let socket = connection.socket { FaultInjector.writeClosing(reply, to: socket) }
+            let action = context.life.refuse(reply)
+            guard !context.isSecure, let socket = connection.socket else { return execute(action, connection, context) }
+            FaultInjector.writeClosing(reply, to: socket)
             return .close
         }
         if let rejection = framing.rejection(http10: http10, maxBody: maxBody) {
@@ -85,7 +87,8 @@ final class RequestBridge: Sendable {
     /// The request line arrived with a target over the largest head served: answered with the
     /// JSON 414 now, written on the socket, since libmicrohttpd may not keep the rest of the head
     /// (past its connection memory it answers with a plain 414 or 431 of its own, or, 0.9.75 near
-    /// the limit, not at all). The request's first handler call, if it comes, closes.
+    /// the limit, not at all). The request's first handler call, if it comes, closes. Plain
+    /// connections only: over TLS only libmicrohttpd can write.
     func refuseTarget(_ context: RequestContext, socket: Int32) {
         context.refusedAtRequestLine = true
         let reply = RequestFraming.headTooLarge(size: context.targetLength, target: context.targetLength, limit: maxHead).reply

@@ -30,7 +30,7 @@ private func start(_ bridge: RequestBridge, _ uri: UnsafePointer<CChar>?, _ conn
     let secure = connection.map { CMHD_is_tls($0) } ?? false
     let context = RequestContext(startNs: now, path: path, maxBody: bridge.maxBody, admitted: admitted, secure: secure, budget: bridge.bodyBudget)
     context.targetLength = uri.map { strlen($0) } ?? 0
-    if context.targetLength > bridge.maxHead, let connection, case let fd = CMHD_connection_fd(connection), fd >= 0 {
+    if context.targetLength > bridge.maxHead, !secure, let connection, case let fd = CMHD_connection_fd(connection), fd >= 0 {
         bridge.refuseTarget(context, socket: fd)
     }
     return Unmanaged.passRetained(context).toOpaque()
@@ -208,16 +208,4 @@ private enum ContentReaderCode {
         case .abort: return endWithError
         }
     }
-}
-
-/// Iterator for `MHD_get_response_headers`: appends where each header's name and value lie to
-/// the `[UInt]` `cls` points at (see `MHDResponse.cacheLines`).
-func stubdNoteHeaderAddresses(
-    _ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?
-) -> MHD_Result {
-    guard let cls else { return .NO }
-    let lines = cls.assumingMemoryBound(to: [UInt].self)
-    if let key { lines.pointee.append(UInt(bitPattern: key)) }
-    if let value { lines.pointee.append(UInt(bitPattern: value)) }
-    return lines.pointee.count < TransportHints.perRoute ? .YES : .NO
 }
