@@ -74,11 +74,15 @@ int main(int argc, char **argv) {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO;
     struct MHD_Daemon *daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, NULL,
                                                  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-                                                 /* stubd's per-connection memory: its default largest
-                                                    head (6 KiB) and the 1 KiB it adds. MHD zeroes it
-                                                    before each request, so it costs both alike. */
-                                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)7168,
+                                                 /* stubd's per-connection memory: twice its default
+                                                    largest head (8 KiB). MHD zeroes it before each
+                                                    request, so it costs both alike. */
+                                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
                                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned int)10000,
+#if MHD_VERSION >= 0x00097701
+                                                 /* and the client discipline stubd asks of 1.0 */
+                                                 MHD_OPTION_CLIENT_DISCIPLINE_LVL, (int)1,
+#endif
                                                  MHD_OPTION_END);
     if (!daemon) {
         fprintf(stderr, "floor: MHD_start_daemon failed\n");

@@ -175,12 +175,15 @@ public struct StubServerConfiguration: Sendable {
     }
 
     /// Memory each connection may hold for its request and response heads: twice the largest
-    /// head served, so that a head up to about twice the limit still reaches stubd and gets its
-    /// JSON 431, and the header entries and the response's head fit beside a served one. No
-    /// more: libmicrohttpd (0.9.75 and 1.0.1 alike) zeroes the whole of it before every request
-    /// on a kept-alive connection, and it stays resident for every busy connection. Measured with
-    /// bench/head-memory.py: 16 KiB costs no CPU per request that the runs can tell from 7 KiB;
-    /// 64 KiB cost 29% more CPU per request and 60 KB of memory per connection.
+    /// head served. libmicrohttpd keeps an entry of about 56 bytes per header beside the head's
+    /// bytes, so a head at the limit made of 100 short headers needs 14 KiB (the limit and 1 KiB
+    /// refused one of 20); and a head up to about twice the limit still reaches stubd and gets its
+    /// JSON 431. No more: libmicrohttpd (0.9.75 and 1.0.1 alike) zeroes the whole of it before
+    /// every request on a kept-alive connection, and it stays resident for every busy connection. Measured with
+    /// bench/head-memory.py on both: 16 KiB costs no CPU per request that paired runs can tell
+    /// from 7 KiB, and 9 KB more per busy connection (a wave of 10,000 kept-alive delayed
+    /// requests: 193 MB instead of 111, and 90 ms longer); 64 KiB cost 7-29% more CPU per
+    /// request and 56 KB more per connection.
     var connectionMemoryBytes: Int { max(2 * maxHeadBytes, maxHeadBytes + 1024) }
 
     /// The old name of `sessionTTLSeconds`.
