@@ -72,9 +72,8 @@ final class RequestBridge: Sendable {
             // libmicrohttpd no room for a reply's head, and it would close without a word. Over
             // TLS only libmicrohttpd can write, so there it is queued.
             let reply = RequestFraming.headTooLarge(size: headSize, target: context.targetLength, limit: maxHead).reply
-            let action = context.life.refuse(reply)
-            guard !context.isSecure, let socket = connection.socket else { return execute(action, connection, context) }
-            FaultInjector.writeClosing(reply, to: socket)
+            guard !context.isSecure, let socket = connection.socket else { return execute(context.life.refuse(reply), connection, context) }
+            refuseOnSocket(reply, context, socket: socket)
             return .close
         }
         if let rejection = framing.rejection(http10: http10, maxBody: maxBody) {
@@ -91,7 +90,11 @@ final class RequestBridge: Sendable {
     /// connections only: over TLS only libmicrohttpd can write.
     func refuseTarget(_ context: RequestContext, socket: Int32) {
         context.refusedAtRequestLine = true
-        let reply = RequestFraming.headTooLarge(size: context.targetLength, target: context.targetLength, limit: maxHead).reply
+        refuseOnSocket(RequestFraming.headTooLarge(size: context.targetLength, target: context.targetLength, limit: maxHead).reply, context, socket: socket)
+    }
+
+    /// Ends the request's life with `reply`, written on the socket (see `FaultInjector.writeClosing`).
+    private func refuseOnSocket(_ reply: Reply, _ context: RequestContext, socket: Int32) {
         _ = context.life.refuse(reply)
         FaultInjector.writeClosing(reply, to: socket)
     }
