@@ -17,7 +17,7 @@ import Testing
         ("chunked body with bad size", Array("POST /api/chat.postMessage HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZZ\r\nabc\r\n0\r\n\r\n".utf8)),
         ("headers cut off", Array("GET /api/v1/users HTTP/1.1\r\nHost: x\r\nX-Partial: ab".utf8)),
         ("control header with bad values", Array("GET /api/v1/users?__delay=-5&__fault=%00 HTTP/1.1\r\nHost: x\r\nX-Stub-Throttle: 0\r\nConnection: close\r\n\r\n".utf8)),
-        ("admin PUT with binary body", [UInt8]("PUT /__stubd/routes/app/users HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nConnection: close\r\n\r\n".utf8) + [0x00, 0xFF, 0x7B, 0x22]),
+        ("admin PUT with binary body", [UInt8]("PUT /__stubd/routes/app/users HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4\r\nConnection: close\r\n\r\n".utf8) + [0x00, 0xFF, 0x7B, 0x22]),
     ]
 
     @Test(arguments: RobustnessTests.payloads.map(\.name))

@@ -106,7 +106,7 @@ public final class StubServer: Sendable {
             store.limits.withLock { $0 = { admission.report.totals } }
             let admin = configuration.adminEnabled
                 ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current,
-                           ui: configuration.dashboard ? DashboardFiles.files : nil) : nil
+                           ui: configuration.dashboard ? DashboardFiles.files : nil, guard: configuration.adminGuard) : nil
             let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog,
                                           unmatched: configuration.unmatched, contract: contract)
             madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, holdCapMs: configuration.holdCapMs,

@@ -46,6 +46,10 @@ public struct StubServerConfiguration: Sendable {
     /// Request body bytes all requests together may hold in memory at once; a body that would
     /// pass it gets 503 (`--max-body-memory`). At least `maxBodyBytes`, or no large body could pass.
     public var maxBodyMemoryBytes = 256 << 20
+    /// Host names the admin API and the dashboard answer besides loopback ones (`--allow-host`),
+    /// for a team that reaches a shared stubd by name. Only a loopback bind without an admin
+    /// token checks `Host` at all (see `AdminGuard`).
+    public var allowedHosts: [String] = []
     /// The largest request head (request line and headers) served (`--connection-memory`). A
     /// larger one gets a JSON 431 (414 when the request target alone is over it) up to about
     /// twice this size; past that libmicrohttpd answers on its own (a plain 431 or 414). 8 KiB is
@@ -197,6 +201,12 @@ public struct StubServerConfiguration: Sendable {
     /// nothing outside this machine can connect.
     public var bindsLoopback: Bool {
         host == "localhost" || ClientAddress(literal: host)?.isLoopback == true
+    }
+
+    /// Who may call the admin API: no page of another origin; on a loopback bind without a token,
+    /// only a loopback `Host` or an allowed name.
+    var adminGuard: AdminGuard {
+        AdminGuard(checksHost: bindsLoopback && adminToken == nil, allowedHosts: allowedHosts)
     }
 
     /// The limits `ConnectionAdmission` enforces.

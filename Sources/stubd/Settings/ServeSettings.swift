@@ -23,6 +23,8 @@ enum ServeSettings {
                     help: "Sessions holding overrides at once; the least recently used go first"),
             .optionalText("--admin-token", "TOKEN", \.configuration.adminToken,
                           help: "Require `Authorization: Bearer TOKEN` on admin calls"),
+            .hostNames("--allow-host", \.configuration.allowedHosts,
+                       help: "Names the admin API and dashboard answer as Host besides localhost and loopback addresses (a shared stubd reached by name)"),
             .toggle("--no-admin", \.configuration.adminEnabled, on: false, help: "Turn off the admin API under /__stubd/"),
             .toggle("--no-ui", \.configuration.dashboard, on: false, help: "Turn off the dashboard at /__stubd/ui"),
             .toggle("--no-watch", \.configuration.watch, on: false, help: "Do not reload when stub files change"),

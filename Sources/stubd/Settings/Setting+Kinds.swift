@@ -119,6 +119,27 @@ extension Setting {
                 reset: { $0[keyPath: path] = nil }, show: { $0[keyPath: path]?.path })
     }
 
+    /// Host names separated by commas (`stubd.internal,mocks.local`): letters, digits, dots and
+    /// dashes, or an IP address; no port, no scheme.
+    static func hostNames(_ flag: String, _ path: Path<[String]>, help: String) -> Setting {
+        Setting(flag: flag, valueName: "NAME[,NAME]", help: help, expectation: "host names separated by commas, without ports",
+                apply: { text, options in
+                    let names = text.split(separator: ",").map { String($0.filter { $0 != " " }).lowercased() }
+                    guard !names.isEmpty, names.allSatisfy(isHostName) else { return false }
+                    options[keyPath: path] = names
+                    return true
+                },
+                reset: { $0[keyPath: path] = [] }, show: { $0[keyPath: path].isEmpty ? nil : $0[keyPath: path].joined(separator: ",") })
+    }
+
+    /// A DNS name or IPv4 address (letters, digits, dots, dashes), or an IPv6 address without
+    /// brackets; never a port.
+    static func isHostName(_ name: String) -> Bool {
+        let dns = Set("abcdefghijklmnopqrstuvwxyz0123456789.-"), v6 = Set("0123456789abcdef:")
+        if !name.isEmpty && name.allSatisfy(dns.contains) { return name.first != "." && name.first != "-" }
+        return name.allSatisfy(v6.contains) && name.filter { $0 == ":" }.count >= 2
+    }
+
     /// An absolute `http://` or `https://` URL with a host.
     static func upstream(_ flag: String, _ path: Path<URL?>, help: String) -> Setting {
         Setting(flag: flag, valueName: "URL", help: help, expectation: "an http:// or https:// URL",
