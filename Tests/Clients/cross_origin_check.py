@@ -13,24 +13,10 @@ Prints one JSON object with what the page saw and what the admin API holds after
 curl, which is no page). Exits 3 when Selenium or chromedriver is missing.
 """
 import json
-import os
-import shutil
 import subprocess
 import sys
-import time
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-except ImportError as error:
-    print(f"selenium is not installed: {error}", file=sys.stderr)
-    sys.exit(3)
-
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-if not os.path.exists(DRIVER):
-    print("chromedriver is not installed (Debian: chromium-driver)", file=sys.stderr)
-    sys.exit(3)
+from chromium import chrome  # exits 3 without Selenium or chromedriver
 
 port = int(sys.argv[1])
 victim = f"http://127.0.0.1:{port}"
@@ -42,11 +28,7 @@ def curl(*args):
     return int(status or 0), body
 
 
-options = Options()
-for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-            "--host-resolver-rules=MAP evil.example 127.0.0.1"]:
-    options.add_argument(arg)
-driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+driver = chrome("--host-resolver-rules=MAP evil.example 127.0.0.1")
 out = {}
 try:
     driver.set_script_timeout(20)

@@ -9,36 +9,20 @@ chromedriver is missing, so the Swift suite can say it skipped and why.
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-except ImportError as error:
-    print(f"selenium is not installed: {error}", file=sys.stderr)
-    sys.exit(3)
-
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-if not os.path.exists(DRIVER):
-    print("chromedriver is not installed (Debian: chromium-driver)", file=sys.stderr)
-    sys.exit(3)
+from chromium import chrome  # exits 3 without Selenium or chromedriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 base, mode = sys.argv[1], sys.argv[2]
 out = {}
 
 
 def browser(width=1280, height=860):
-    options = Options()
-    for arg in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", f"--window-size={width},{height}"]:
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(DRIVER), options=options)
+    return chrome(width=width, height=height)
 
 
 def curl(*args, timeout=10):
