@@ -36,6 +36,11 @@ import Testing
         #expect(refusal?.status == status, "Host \(host), Origin \(origin ?? "-"), Sec-Fetch-Site \(site ?? "-")")
     }
 
+    @Test func noHostAtAllIsNoBrowserAndIsAnswered() {
+        // HAProxy's `option httpchk GET /__stubd/health` is HTTP/1.0 without a Host.
+        #expect(AdminGuard(checksHost: true).refusal(StubRequest(method: "GET", path: "/__stubd/health")) == nil)
+    }
+
     @Test func allowedNamesAndServersThatDoNotCheckHostAnswerAnyName() {
         let named = [("Host", "Stubd.Internal:8080")]
         #expect(AdminGuard(checksHost: true, allowedHosts: ["stubd.internal"]).refusal(request(named)) == nil)

@@ -38,6 +38,10 @@ import Testing
             #expect(try await call(server, "/__stubd/routes/app/users", method: "DELETE",
                                    ["Origin: http://127.0.0.1:\(server.port)", "Sec-Fetch-Site: same-origin"]).0 == 200)
             #expect(try await call(server, "/__stubd/journal", ["Host: localhost:\(server.port)"]).0 == 200)
+            // A health check without Host (HTTP/1.0, as HAProxy's httpchk sends it) is no browser.
+            let socket = try RawSocket(port: server.port)
+            socket.send(Array("GET /__stubd/health HTTP/1.0\r\n\r\n".utf8))
+            #expect(String(decoding: await socket.read(), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         }
     }
 

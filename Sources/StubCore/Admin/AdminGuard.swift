@@ -40,9 +40,12 @@ package struct AdminGuard: Sendable {
     }
 
     /// True for a `Host` naming a loopback address, `localhost` (or a name under `.localhost`,
-    /// which browsers resolve to loopback themselves), or an allowed name; any port.
+    /// which browsers resolve to loopback themselves), or an allowed name; any port. No `Host` at
+    /// all is no browser (they always send one): an HTTP/1.0 health check, such as HAProxy's.
     func answers(host: String?) -> Bool {
-        guard let name = host.map(AdminGuard.name(ofHost:)), !name.isEmpty else { return false }
+        guard let host else { return true }
+        let name = AdminGuard.name(ofHost: host)
+        guard !name.isEmpty else { return false }
         if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || allowedHosts.contains(name) { return true }
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
