@@ -100,6 +100,14 @@ import Testing
         #expect(off.rows.first { $0.flag == "--tls" }?.value == "0")
     }
 
+    @Test func printSettingsSaysTheTokenIsSetAndNeverWhatItIs() async throws {
+        for (arguments, environment) in [(["--admin-token", "s3cr3t-t0ken"], [:]), ([], ["STUBD_ADMIN_TOKEN": "s3cr3t-t0ken"])] {
+            let (rows, result) = try await report(arguments, environment: environment)
+            #expect(result.exitCode == 0 && !result.stdout.contains("s3cr3t-t0ken"), "\(result.stdout)")
+            #expect(rows.first { $0.flag == "--admin-token" }?.value == "<hidden>")
+        }
+    }
+
     @Test func helpAndTheReadmeListEverySettingAsTheTableHasIt() async throws {
         let rows = try await report().rows
         let help = try await Subprocess.run(Repository.stubdBinary, ["serve", "--help"]).stdout

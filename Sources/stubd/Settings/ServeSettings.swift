@@ -22,7 +22,7 @@ enum ServeSettings {
             .number("--max-sessions", "N", 1...10_000_000, \.configuration.maxSessions,
                     help: "Sessions holding overrides at once; the least recently used go first"),
             .optionalText("--admin-token", "TOKEN", \.configuration.adminToken,
-                          help: "Require `Authorization: Bearer TOKEN` on admin calls"),
+                          help: "Require `Authorization: Bearer TOKEN` on admin calls").keptSecret(),
             .hostNames("--allow-host", \.configuration.allowedHosts,
                        help: "Names the admin API and dashboard answer as Host besides localhost and loopback addresses (a shared stubd reached by name)"),
             .toggle("--no-admin", \.configuration.adminEnabled, on: false, help: "Turn off the admin API under /__stubd/"),

@@ -15,6 +15,8 @@ struct Setting: Sendable {
     let expectation: String
     /// The default in words when it is worked out at start rather than held in `ServeOptions`.
     var defaultNote: String?
+    /// A secret (`--admin-token`): `--print-settings` says it is set, never what it is.
+    var secret = false
     /// Sets the value from its text; false when the text is not valid.
     let apply: @Sendable (String, inout ServeOptions) -> Bool
     /// Puts the default back (an empty value, as flag or variable, means the default).
@@ -24,6 +26,13 @@ struct Setting: Sendable {
 
     /// `STUBD_` and the flag's name in capitals, dashes as underscores: `--max-body` → `STUBD_MAX_BODY`.
     var variable: String { Setting.variable(for: flag) }
+
+    /// This setting, its value kept out of reports.
+    func keptSecret() -> Setting {
+        var copy = self
+        copy.secret = true
+        return copy
+    }
 
     /// Every name the flag answers to.
     var names: [String] { [flag] + aliases }
