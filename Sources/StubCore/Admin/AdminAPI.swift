@@ -24,7 +24,7 @@ package struct AdminAPI: Sendable {
     /// The dashboard's files; nil when it is off (`--no-ui`).
     let ui: AdminFiles?
     /// Who may call at all: no web page but the dashboard's own (see `AdminGuard`).
-    let guard_: AdminGuard
+    let pageGuard: AdminGuard
 
     /// Makes the API over a control and a host; with a `token`, every call but health and the
     /// dashboard's files needs `Authorization: Bearer <token>`. Every call, health and the
@@ -35,14 +35,14 @@ package struct AdminAPI: Sendable {
         self.token = token
         self.version = version
         self.ui = ui
-        guard_ = `guard`
+        pageGuard = `guard`
     }
 
     /// The response to one admin request. `session` scopes overrides and the journal. A reload
     /// is deferred, so that reading a large stub directory holds no thread that serves requests;
     /// every other call is answered at once.
     package func respond(to request: StubRequest, session: String?) -> ResponsePlan.Response {
-        if let refused = guard_.refusal(request) { return .reply(refused) }
+        if let refused = pageGuard.refusal(request) { return .reply(refused) }
         let parts = PathTemplate.split(request.path.dropFirst(Limits.adminPrefix.count - 1))
         if parts == ["health"] { return .reply(request.method == "GET" || request.method == "HEAD" ? health() : notAllowed(["GET"])) }
         if parts.first == "ui" { return .reply(dashboard(request, parts: parts)) }

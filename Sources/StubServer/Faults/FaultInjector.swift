@@ -7,8 +7,9 @@ import Darwin
 #endif
 
 /// The socket calls of the faults that act below HTTP: raw bytes written to the client, and a
-/// reset; and the refusals of heads libmicrohttpd has no room to answer. What to write is the lifecycle's (`FaultBytes`); a failing call ends the fault early,
-/// and the connection is closed either way.
+/// reset; and the refusals of heads libmicrohttpd has no room to answer. What to write is the
+/// lifecycle's (`FaultBytes`); a failing call ends the fault early, and the connection is closed
+/// either way.
 enum FaultInjector {
     /// Writes `bytes` whole to the client socket, ignoring a client that is gone.
     static func write(_ bytes: [UInt8], to fd: Int32) {

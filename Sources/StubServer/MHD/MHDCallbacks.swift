@@ -139,7 +139,8 @@ func stubdFrameHeader(
     }
     let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: keySize)
     let bytes = UnsafeBufferPointer(start: value.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }, count: value == nil ? 0 : valueSize)
-    if MHDLibrary.findsFoldingItself && MHDLegacyFolding.wasFolded(name: name, value: bytes) { framing.pointee.foldedLine(in: name) }
+    // Only a library that cannot be asked to refuse folding (0.9.75) needs looking for it.
+    if !MHDLibrary.refusesMalformedHeads && MHDLegacyFolding.wasFolded(name: name, value: bytes) { framing.pointee.foldedLine(in: name) }
     framing.pointee.add(name: name, value: bytes)
     return .YES
 }

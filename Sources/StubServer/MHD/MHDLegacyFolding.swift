@@ -1,6 +1,6 @@
 /// Obsolete line folding as libmicrohttpd before 0.9.77 keeps it, for `RequestFraming`: those
 /// releases cannot be asked to refuse a folded line, and join it where no header check can see
-/// it. Used only when `MHDLibrary.findsFoldingItself`; later releases refuse folding themselves.
+/// it. Used only where `MHDLibrary.refusesMalformedHeads` is false; later releases refuse folding themselves.
 ///
 /// This reads where 0.9.75 places a header's name and value, which is no public promise: 0.9.75
 /// appends the continuation to the header's *name* (`Content-Length: 1⏎ 0` reads as

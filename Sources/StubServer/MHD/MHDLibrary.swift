@@ -22,10 +22,6 @@ enum MHDLibrary {
     /// value, which hides them from every check here and lets a folded Transfer-Encoding through).
     static let disciplineLevel: Int32 = 1
 
-    /// Whether 0.9.75's way of keeping a folded line must be looked for (`MHDLegacyFolding`):
-    /// only on libraries that cannot be asked to refuse one.
-    static var findsFoldingItself: Bool { !refusesMalformedHeads }
-
     /// True when the library is this release or later.
     static func isAtLeast(_ major: Int, _ minor: Int, _ patch: Int) -> Bool {
         (release.major, release.minor, release.patch) >= (major, minor, patch)
