@@ -66,8 +66,8 @@ import Testing
                                                   body: body(bytes: 3 << 20))
             #expect(over.status == 413)
             #expect(over.text.contains("\"limit\": \"2097152 bytes\""), "\(over.text)")
-            // Sent chunked, the size is known only as it arrives: still 413, up to a MiB past the
-            // limit; beyond that the connection is closed rather than read forever.
+            // Sent chunked, the size is known only as it arrives: still 413, up to twice the limit;
+            // beyond that the connection is closed rather than read forever.
             for (bytes, answered) in [(5 << 19, true), (5 << 20, false)] {
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-body-\(UUID().uuidString)")
                 try body(bytes: bytes).write(to: file)
@@ -76,6 +76,36 @@ import Testing
                                                   "--data-binary", "@\(file.path)", server.url("/upload").absoluteString])
                 #expect(chunked.stdout.contains("request body too large") == answered, "\(bytes): \(chunked.stdout.prefix(200))")
                 if !answered { #expect(chunked.exitCode != 0) }
+            }
+        }
+    }
+
+    /// A declared body over the limit: read and dropped when within twice the limit (at least a MiB
+    /// past it) so the 413 is not lost to a reset; refused before any byte when the client waits
+    /// for `100 Continue` or the body would run further.
+    @Test func aDeclaredBodyOverTheLimitGetsItsAnswerWhetherOrNotTheClientWaits() async throws {
+        let stubs = try TemporaryStubDirectory(LimitsTests.stubs)
+        try await withServer(stubs: stubs.url, configure: { $0.maxBodyBytes = 100_000 }) { server in
+            func head(_ length: Int, _ extra: String = "") -> [UInt8] {
+                Array("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\n\(extra)\r\n".utf8)
+            }
+            // Sent whole without waiting: the server reads it all, then answers and closes (a
+            // reset would lose the answer if it closed with the body still coming).
+            let eager = try RawSocket(port: server.port)
+            eager.send(head(600_000) + Array(repeating: UInt8(ascii: "x"), count: 600_000))
+            let (bytes, closed) = await eager.readUntilClosed()
+            let answer = String(decoding: bytes, as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(200))")
+            #expect(answer.contains("\"received\": \"600000 bytes\""), "\(answer.prefix(400))")
+            #expect(closed)
+            // Waiting for the go-ahead, or declaring more than a MiB past this limit: answered
+            // before any body byte is sent.
+            for (length, extra) in [(600_000, "Expect: 100-continue\r\n"), (2_000_000, "")] {
+                let waiting = try RawSocket(port: server.port)
+                waiting.send(head(length, extra))
+                let answer = String(decoding: waiting.readSome(), as: UTF8.self)
+                #expect(answer.hasPrefix("HTTP/1.1 413"), "\(length) \(extra): \(answer.prefix(200))")
+                #expect(!answer.contains("100 Continue"), "\(answer.prefix(200))")
             }
         }
     }

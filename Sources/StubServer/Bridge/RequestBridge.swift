@@ -76,7 +76,7 @@ final class RequestBridge: Sendable {
             refuseOnSocket(reply, context, socket: socket)
             return .close
         }
-        if let rejection = framing.rejection(http10: http10, maxBody: maxBody) {
+        if let rejection = framing.rejection(http10: http10, maxBody: maxBody, waitsForGoAhead: connection.header("Expect") != nil) {
             return execute(context.life.refuse(rejection.reply), connection, context)
         }
         context.expectBody(length: framing.contentLength)

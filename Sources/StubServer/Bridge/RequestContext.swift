@@ -107,9 +107,9 @@ final class RequestContext: LifecycleRequest {
         body.reserveCapacity(min(bytes, 64 * 1024))
     }
 
-    /// True once a body over the limit has gone on for another MiB: it is not read to its end
-    /// (a client could send forever); the connection is closed without an answer.
-    var bodyIsRunaway: Bool { bodyBytesSeen > maxBody &+ (1 << 20) }
+    /// True once a body over the limit has gone on past what is drained (`RequestFraming.drainedPast`):
+    /// it is not read to its end (a client could send forever); the connection closes unanswered.
+    var bodyIsRunaway: Bool { bodyBytesSeen > maxBody &+ RequestFraming.drainedPast(maxBody) }
 
     /// Once the plan is made only the journal reads the body: keep what it keeps, free the rest
     /// (a large upload held through a delay would otherwise hold its memory to the end).

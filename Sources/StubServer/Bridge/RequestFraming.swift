@@ -70,8 +70,12 @@ struct RequestFraming {
     }
 
     /// The first reason to refuse the request, or nil. `http10` waives the Host requirement;
-    /// `maxBody` is the largest body accepted (a declared larger one is refused before it is sent).
-    func rejection(http10: Bool, maxBody: Int) -> Rejection? {
+    /// `maxBody` is the largest body accepted. A declared larger one is refused before it is sent
+    /// when `waitsForGoAhead` (`Expect: 100-continue`: the client sends nothing until told) or it
+    /// would run past what is drained (`drainedPast`); otherwise it is read, dropped and then
+    /// refused, since closing on a client still sending resets the connection and the client loses
+    /// the answer (URLSession on Linux sends its body without asking).
+    func rejection(http10: Bool, maxBody: Int, waitsForGoAhead: @autoclosure () -> Bool) -> Rejection? {
         if let folded {
             return Rejection(status: 400, message: "obsolete line folding in a header", details: [("header", folded), ("expected", "each header on one line (RFC 9112 §5.2)")])
         }
@@ -89,7 +93,8 @@ struct RequestFraming {
             return Rejection(status: 501, message: "unsupported transfer coding", details: [("expected", "Transfer-Encoding: chunked")])
         }
         if conflictingLengths { return Rejection(status: 400, message: "conflicting Content-Length headers", details: [("expected", "one length")]) }
-        if let contentLength, let length = UInt64(contentLength), length > UInt64(max(0, maxBody)) {
+        if let contentLength, let length = UInt64(contentLength), length > UInt64(max(0, maxBody)),
+           length > UInt64(max(0, maxBody)) + UInt64(RequestFraming.drainedPast(maxBody)) || waitsForGoAhead() {
             return RequestFraming.tooLarge(maxBody: maxBody, received: String(length))
         }
         return nil
@@ -105,6 +110,11 @@ struct RequestFraming {
         return Rejection(status: 431, message: "request head too large", details: [("limit", "\(limit) bytes for the request head"),
                                                                                   ("received", "\(size) bytes"), hint])
     }
+
+    /// How far past `maxBody` a body is read (and dropped) so that its 413 reaches the client: as
+    /// much again as the limit, at least a MiB. A longer one is cut off by closing the connection
+    /// (a client could send forever).
+    static func drainedPast(_ maxBody: Int) -> Int { max(1 << 20, maxBody) }
 
     /// The 413 for a body over `maxBody` bytes.
     static func tooLarge(maxBody: Int, received: String) -> Rejection {
