@@ -21,7 +21,7 @@ import Testing
             let sent = try #require(server.journal(route: "slack/chat.postMessage").first)
             #expect(sent.request.header("Content-Type") == "application/x-www-form-urlencoded")
             #expect(sent.request.bodyFields["text"] == "Deploy done & live")
-            #expect(sent.request.header("Authorization") == "Bearer xoxb-test")
+            #expect(sent.request.header("Authorization", is: "Bearer xoxb-test"), "the token sent, checked against the journal's redacted marker")
         }
     }
 

@@ -34,13 +34,22 @@ public struct RequestRecord: Sendable {
     private var plan: ResponsePlan
     private var outcome: Outcome
 
-    /// The request as received, control parameters removed.
+    /// True when credential headers are read back verbatim (`--journal-credentials`); otherwise
+    /// `request` gives them redacted (`CredentialRedaction`). Kept as sent either way, and
+    /// redacted when read: every reader (admin API, dashboard, fleet store, in-process journal)
+    /// goes through `request`, and the hot path copies no header.
+    public var credentialsKept = false
+
+    /// The request as received, control parameters removed; credentials redacted unless
+    /// `credentialsKept`.
     public var request: StubRequest {
         get {
+            let request: StubRequest
             switch kept {
-            case .packed(let packed, let path): return packed.decoded(path: path)
-            case .plain(let request): return request
+            case .packed(let packed, let path): request = packed.decoded(path: path)
+            case .plain(let plain): request = plain
             }
+            return credentialsKept ? request : CredentialRedaction.redacted(request)
         }
         set { kept = .plain(newValue) }
     }

@@ -53,6 +53,9 @@ public final class StubControl: OverrideSource, Sendable {
     func withState<T>(_ body: (State) -> T) -> T { state.withLock { body($0) } }
     /// Entries the journal keeps (per scope in a fleet's store).
     package let journalCapacity: Int
+    /// True when the journal gives credential headers verbatim (`--journal-credentials`), not
+    /// redacted (`CredentialRedaction`).
+    public let keepsCredentials: Bool
     private let clock: @Sendable () -> Double
     /// The fleet's store when replicas share control state (`--state`); nil for one process.
     package let shared: (any SharedControlState)?
@@ -66,15 +69,17 @@ public final class StubControl: OverrideSource, Sendable {
     /// expire after `sessionTTLSeconds` without use or beyond `maxSessions`. `clock` gives
     /// seconds on any steady scale (tests pass their own). With `sharedState`, overrides,
     /// sequences, sessions, holds and the journal are shared with the other replicas on that store.
+    /// `keepsCredentials` journals credential headers verbatim instead of redacted.
     public init(journalSize: Int, sessionTTLSeconds: Double = StubControl.defaultSessionTTLSeconds,
                 maxSessions: Int = StubControl.defaultMaxSessions,
                 clock: @escaping @Sendable () -> Double = StubControl.monotonicSeconds,
-                sharedState: SharedStateStore? = nil) {
+                sharedState: SharedStateStore? = nil, keepsCredentials: Bool = false) {
         let policy = SessionExpiry.Policy(ttlSeconds: max(1, sessionTTLSeconds), maxSessions: max(1, maxSessions))
         state = Locked(State(journal: RequestJournal(capacity: journalSize), sessions: SessionExpiry(policy: policy)))
         journalCapacity = max(0, journalSize)
         self.clock = clock
         shared = sharedState?.backend
+        self.keepsCredentials = keepsCredentials
     }
 
     /// Seconds on CLOCK_MONOTONIC, the default clock of session expiry: idle times must not jump
@@ -196,51 +201,6 @@ public final class StubControl: OverrideSource, Sendable {
     /// A random token naming one sequence's step counter in the fleet's store.
     static func newToken() -> String {
         String(UInt64.random(in: 1...UInt64.max), radix: 36)
-    }
-
-    /// The id of the last request journaled (0 before the first), for a live reader's `hello`.
-    package var lastJournalID: Int { state.withLock { $0.journal.lastID } }
-
-    /// True when the journal keeps entries (`--journal-size` above 0).
-    public var keepsJournal: Bool { journalCapacity > 0 }
-
-    /// Records an answered request in the journal.
-    public func record(_ record: consuming RequestRecord) {
-        guard keepsJournal else { return }
-        RequestJournal.trim(&record)
-        // Moved into the lock's closure through an optional, not copied; the dropped entry is
-        // freed here, after the lock is released.
-        var pending: RequestRecord? = consume record
-        var woken: [UInt64] = []
-        let dropped = state.withLock { s -> RequestJournal.Entry? in
-            let dropped = s.journal.append(pending.take()!)
-            // Published under the journal's lock, so live readers get entries in id order, and a
-            // reader opened while this runs finds the entry either in the journal or in its backlog.
-            if feed.hasReaders, let entry = s.journal.last { woken = feed.publish(entry) }
-            return dropped
-        }
-        _ = dropped
-        if !woken.isEmpty { wake(woken) }
-    }
-
-    /// Tells live readers that overrides, holds, sessions or the stub set changed.
-    package func noteChange() {
-        guard feed.hasReaders else { return }
-        wake(feed.changed())
-    }
-
-    /// Journal entries of one scope, oldest first, filtered.
-    public func journal(session: String?, filter: JournalFilter = JournalFilter()) -> [RequestJournal.Entry] {
-        let all = state.withLock { $0.journal.entries }
-        let matching = all.filter { (filter.allSessions || $0.record.session == session) && filter.matches($0) }
-        if let limit = filter.limit, matching.count > limit { return Array(matching.suffix(limit)) }
-        return matching
-    }
-
-    /// Clears the journal of one scope.
-    public func clearJournal(session: String?) {
-        shared?.clearJournal(Scope(session))
-        state.withLock { $0.journal.removeAll { $0.record.session == session } }
     }
 
     /// Clears overrides, sequences and the journal of one scope.

@@ -62,6 +62,10 @@ public struct StubServerConfiguration: Sendable {
     public var ioThreads = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Requests kept in the journal (a ring); 0 keeps none.
     public var journalSize = 1000
+    /// When true the journal keeps `Authorization`, `Proxy-Authorization` and `Cookie` values
+    /// verbatim; by default it keeps a marker with a fingerprint (`CredentialRedaction`), so a
+    /// test can check the token sent with `StubRequest.header(_:is:)` either way.
+    public var journalCredentials = false
     /// Seconds a session's overrides and sequences survive without use (`--session-ttl`).
     public var sessionTTLSeconds = StubControl.defaultSessionTTLSeconds
     /// Sessions holding overrides at once; beyond it the least recently used are dropped.
