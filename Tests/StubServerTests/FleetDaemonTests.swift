@@ -68,6 +68,52 @@ struct FleetDaemonTests {
         #expect(Set(entries.compactMap { $0["replica"] as? String }) == ["r1", "r2", "r3"], "round robin reached every replica")
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/haproxy"), "haproxy is not installed: apt-get install haproxy"))
+    func aReplicaKilledUnderLoadBehindTheShippedBalancerCostsNoRequest() async throws {
+        let store = try StoreFixture()
+        try store.start()
+        let fleet = try await FleetDaemonTests.replicas(store)
+        defer { for daemon in fleet where daemon.child.isRunning { _ = daemon.terminate(signal: SIGTERM) } }
+        let balancer = try HAProxy(backends: fleet.map(\.port))
+        let url = try #require(URL(string: "http://127.0.0.1:\(balancer.port)/api/v1/users/1"))
+        let started = Date()
+        let answered = Answered()
+        // Four clients, 250 requests each, each answered after 10 ms: the load lasts a few
+        // seconds, and requests are in flight on the replica when it dies.
+        let load = Task {
+            try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var statuses: [Int] = []
+                        for _ in 0..<250 {
+                            let status = (try? await HTTPClient.fetch(url, headers: ["X-Stub-Delay": "10"]))?.status ?? 0
+                            statuses.append(status)
+                            await answered.add()
+                        }
+                        return statuses
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0 += $1 }
+            }
+        }
+        // Killed a tenth of the way in: what it had in flight, and what is sent to it before the
+        // health check marks it down, go to the others.
+        while await answered.count < 100 { try await Task.sleep(nanoseconds: 5_000_000) }
+        let killedAt = Date().timeIntervalSince(started)
+        _ = try await OffPool.run { fleet[1].terminate(signal: SIGKILL) }
+        let statuses = try await load.value
+        let tally = Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count)
+        print("killed-replica run: \(tally) in \(Date().timeIntervalSince(started)) s, killed at \(killedAt) s")
+        #expect(statuses.count == 1000)
+        #expect(tally == [200: 1000], "a replica killed under load cost requests: \(tally)")
+    }
+
+    /// Requests answered so far, for the load above.
+    actor Answered {
+        private(set) var count = 0
+        func add() { count += 1 }
+    }
+
     @Test func stateSettingsAreChecked() async throws {
         let stubs = Repository.shippedStubs.path
         let lone = try await Subprocess.run(Repository.stubdBinary, ["serve", "--stubs", stubs, "--port", "0", "--replica", "r1"])
@@ -80,7 +126,8 @@ struct FleetDaemonTests {
     }
 }
 
-/// HAProxy in front of replicas, round robin per request, as deploy/compose.yaml runs it.
+/// HAProxy in front of replicas with the shipped deploy/haproxy/haproxy.cfg: only its listening
+/// address and its servers are changed (and its log, which would fill a pipe nobody reads).
 final class HAProxy: @unchecked Sendable {
     // @unchecked: set once in init; the process is ended by deinit.
     let port: Int
@@ -91,21 +138,22 @@ final class HAProxy: @unchecked Sendable {
         port = StoreFixture.freePort()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-haproxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let servers = backends.enumerated().map { "    server r\($0.offset + 1) 127.0.0.1:\($0.element)" }.joined(separator: "\n")
-        let config = """
-        defaults
-            mode http
-            timeout connect 2s
-            timeout client 30s
-            timeout server 30s
-        frontend stubs
-            bind 127.0.0.1:\(port)
-            default_backend replicas
-        backend replicas
-            balance roundrobin
-        \(servers)
-
-        """
+        let shipped = try String(contentsOf: Repository.root.appendingPathComponent("deploy/haproxy/haproxy.cfg"), encoding: .utf8)
+        var lines: [String] = []
+        for line in shipped.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("log ") || trimmed == "option httplog" { continue }
+            if trimmed == "bind :8080" { lines.append("    bind 127.0.0.1:\(port)"); continue }
+            if trimmed.hasPrefix("server stubd-") {
+                if trimmed.hasPrefix("server stubd-1 ") {
+                    lines += backends.enumerated().map { "    server r\($0.offset + 1) 127.0.0.1:\($0.element)" }
+                }
+                continue
+            }
+            lines.append(String(line))
+        }
+        let config = lines.joined(separator: "\n")
+        #expect(config.contains("127.0.0.1:\(port)") && config.contains("server r1 "), "the shipped file's bind and servers were found")
         let file = folder.appendingPathComponent("haproxy.cfg")
         try Data(config.utf8).write(to: file)
         process = try Spawned("/usr/sbin/haproxy", ["-db", "-f", file.path])
