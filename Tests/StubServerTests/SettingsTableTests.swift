@@ -33,6 +33,10 @@ import Testing
         case let t where t.hasPrefix("a duration"): "7m"
         case let t where t.hasPrefix("a size"): "64KiB"
         case let t where t.hasPrefix("an http"): "http://127.0.0.1:9/base"
+        case let t where t.hasPrefix("an existing, readable file"): "/etc/hostname"
+        case let t where t.hasPrefix("an existing folder"): "/tmp"
+        case let t where t.hasPrefix("localhost or"): "127.0.0.2"
+        case let t where t.hasPrefix("a redis://"): "redis://127.0.0.1:9"
         case let t where t.contains(" or ") && !t.contains(","): String(t.split(separator: " ").last!)
         case let t where t.contains(", "): String(t.split(separator: " ").last!)
         default: "/tmp/settings-sample"
@@ -40,7 +44,10 @@ import Testing
     }
 
     static let needs: [String: [String: String]] = [
-        "--openapi-enforce": ["STUBD_OPENAPI": "/tmp/spec.yaml"],
+        "--openapi-enforce": ["STUBD_OPENAPI": "/etc/hostname"],
+        "--state-password-file": ["STUBD_STATE": "redis://127.0.0.1:9"],
+        "--state-ca": ["STUBD_STATE": "redis://127.0.0.1:9"],
+        "--replica": ["STUBD_STATE": "redis://127.0.0.1:9"],
         "--record-unmatched": ["STUBD_PROXY_UNMATCHED": "http://127.0.0.1:9"],
     ]
 
@@ -98,6 +105,36 @@ import Testing
         }
         let off = try await report(environment: ["STUBD_TLS_PORT": "9443", "STUBD_TLS": "0"])
         #expect(off.rows.first { $0.flag == "--tls" }?.value == "0")
+    }
+
+    /// Values a setting cannot use stop `serve` before anything starts, with exit 2 and the
+    /// setting named; what they hold is echoed escaped, never as terminal controls.
+    @Test func everyUnusableValueExitsTwoNamingItsSettingEscaped() async throws {
+        let stubs = Repository.shippedStubs.path
+        let cases: [([String], String)] = [
+            (["--stubs", "/nonexistent/stubs"], "--stubs expects an existing folder"),
+            (["--host", "bad host"], "--host expects localhost or an IPv4 or IPv6 address"),
+            (["--host", "example.invalid"], "--host expects localhost or an IPv4 or IPv6 address"),
+            (["--state", "redis://"], "--state expects a redis://"),
+            (["--state", "ftp://x"], "--state expects a redis://"),
+            (["--tls-dir", "/nonexistent/tls"], "--tls-dir expects an existing folder"),
+            (["--openapi", "/nonexistent.yaml"], "--openapi expects an existing, readable file"),
+            (["--openapi", "/tmp"], "--openapi expects an existing, readable file"),
+            (["--state", "redis://127.0.0.1:9", "--state-ca", "/nonexistent"], "--state-ca expects an existing, readable file"),
+            (["--state", "redis://127.0.0.1:9", "--state-password-file", "/etc"], "--state-password-file expects an existing, readable file"),
+            (["--proxy-ca", "/nonexistent"], "--proxy-ca expects an existing, readable file"),
+            (["--spec-root", "/nonexistent"], "--spec-root expects an existing folder"),
+            (["--replica", "a"], "--replica needs --state URL"),
+            (["--port", "\u{1B}[31m1"], "--port expects a port number"),
+        ]
+        for (arguments, message) in cases {
+            let run = try await Subprocess.run(Repository.stubdBinary, ["serve", "--port", "0"] + (arguments.contains("--stubs") ? [] : ["--stubs", stubs]) + arguments)
+            #expect(run.exitCode == 2 && run.stderr.hasPrefix("error: \(message)"), "\(arguments): \(run.exitCode) \(run.stderr.prefix(200))")
+            #expect(!run.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(arguments) echoed a control character")
+        }
+        let escaped = try await Subprocess.run(Repository.stubdBinary, ["serve", "--stubs", "/tmp/\u{1B}[2J\u{202E}x"])
+        #expect(escaped.exitCode == 2 && escaped.stderr.hasPrefix(#"error: --stubs expects an existing folder, got "/tmp/\u{1B}[2J\u{202E}x""#),
+                "\(escaped.stderr.prefix(200))")
     }
 
     @Test func printSettingsSaysTheTokenIsSetAndNeverWhatItIs() async throws {

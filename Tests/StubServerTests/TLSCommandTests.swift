@@ -52,14 +52,17 @@ import Testing
     @Test func missingOrBrokenKeyMaterialStopsServeWithTheFileNamed() async throws {
         let dir = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: dir) }
+        let nowhere = try await stubd(["serve", "--stubs", Repository.shippedStubs.path, "--port", "0", "--tls", "--tls-dir", dir])
+        #expect(nowhere.exitCode == 2 && nowhere.stderr.hasPrefix("error: --tls-dir expects an existing folder, got \"\(dir)\""), "\(nowhere.stderr)")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let missing = try await stubd(["serve", "--stubs", Repository.shippedStubs.path, "--port", "0", "--tls", "--tls-dir", dir])
-        #expect(missing.exitCode == 1)
-        #expect(missing.stderr == "stubd: cannot serve HTTPS: \(dir)/server.pem: does not exist; run `stubd tls init --tls-dir \(dir)` to create the certificate authority and the server certificate\n")
+        #expect(missing.exitCode == 2)
+        #expect(missing.stderr == "stubd: --tls-dir: cannot serve HTTPS: \(dir)/server.pem: does not exist; run `stubd tls init --tls-dir \(dir)` to create the certificate authority and the server certificate\n")
         _ = try await stubd(["tls", "init", "--dir", dir])
         try Data("-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n".utf8).write(to: URL(fileURLWithPath: "\(dir)/server-key.pem"))
         let broken = try await stubd(["serve", "--stubs", Repository.shippedStubs.path, "--port", "0", "--tls-only", "--tls-dir", dir])
-        #expect(broken.exitCode == 1)
-        #expect(broken.stderr.hasPrefix("stubd: cannot serve HTTPS: \(dir)/server-key.pem: not a PEM private key (GnuTLS: "), "\(broken.stderr)")
+        #expect(broken.exitCode == 2)
+        #expect(broken.stderr.hasPrefix("stubd: --tls-dir: cannot serve HTTPS: \(dir)/server-key.pem: not a PEM private key (GnuTLS: "), "\(broken.stderr)")
         let badSwitch = try await stubd(["serve", "--port", "0"], environment: ["STUBD_TLS": "maybe"])
         #expect(badSwitch.exitCode == 2 && badSwitch.stderr.hasPrefix("error: STUBD_TLS expects 1 or 0 (true/false, yes/no, on/off), got \"maybe\""), "\(badSwitch.stderr)")
     }

@@ -39,6 +39,9 @@ enum ServeCommand {
         if options.openAPIEnforce && options.openAPI == nil {
             throw UsageError(message: "--openapi-enforce needs --openapi SPEC")
         }
+        if options.state == nil, let lone = ["--state-password-file", "--state-ca", "--replica"].first(where: { result.sources[$0] != nil }) {
+            throw UsageError(message: "\(lone) needs --state URL")
+        }
         if options.recordUnmatched {
             guard options.proxyUnmatched != nil else { throw UsageError(message: "--record-unmatched needs --proxy-unmatched URL") }
             result.options.recordInto = URL(fileURLWithPath: options.stubs)
@@ -72,13 +75,15 @@ enum ServeCommand {
         }
         if options.tlsEnabled {
             do { configuration.tls = try tlsConfiguration(options) } catch {
-                StubdCommand.printError("stubd: cannot serve HTTPS: \(error)")
-                return 1
+                StubdCommand.printError("stubd: --tls-dir: cannot serve HTTPS: \(error)")
+                return 2
             }
         }
+        // What a setting names (the store, the OpenAPI document, the upstream's authorities)
+        // cannot be used: a bad value, as a usage error is.
         do { try options.attach(to: &configuration) } catch {
             StubdCommand.printError("stubd: \(error.message)")
-            return 1
+            return 2
         }
         MemoryPolicy.returnLargeBuffers()
         let server: StubServer

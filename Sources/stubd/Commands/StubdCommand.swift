@@ -59,11 +59,12 @@ enum StubdCommand {
 
     /// Prints `error: message`, a blank line and the usage to standard error.
     static func fail(_ message: String, usage: String) {
-        StandardStreams.write("error: \(message)\n\n\(usage)\n", to: STDERR_FILENO)
+        StandardStreams.write("error: \(TerminalText.escaped(message, keepingLines: true))\n\n\(usage)\n", to: STDERR_FILENO)
     }
 
     /// Prints a line to standard error.
     static func printError(_ text: String) {
-        StandardStreams.write(text + "\n", to: STDERR_FILENO)
+        // Messages quote paths, values and library errors: none may drive the terminal.
+        StandardStreams.write(TerminalText.escaped(text, keepingLines: true) + "\n", to: STDERR_FILENO)
     }
 }

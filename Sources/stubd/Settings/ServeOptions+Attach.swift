@@ -35,8 +35,6 @@ extension ServeOptions {
             } catch {
                 throw AttachError(message: "cannot use --state: \(error.description)")
             }
-        } else if statePasswordFile != nil || stateAuthorities != nil || replica != nil {
-            throw AttachError(message: "--state-password-file, --state-ca and --replica need --state URL")
         }
         if let spec = openAPI {
             do {

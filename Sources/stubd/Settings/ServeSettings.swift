@@ -8,9 +8,9 @@ enum ServeSettings {
 
     static var basics: [Setting] {
         [
-            .text("--stubs", "DIR", \.stubs, help: "Stub directory"),
-            .text("--host", "HOST", \.configuration.host,
-                  help: "Address to bind; localhost listens on 127.0.0.1 and ::1 on one port"),
+            .folder("--stubs", "DIR", \.stubs, help: "Stub directory"),
+            .bindHost("--host", \.configuration.host,
+                      help: "Address to bind; localhost listens on 127.0.0.1 and ::1 on one port"),
             .port("--port", \.configuration.port, help: "Port to bind, 0 for a free one"),
             .choice("--log", "FORMAT", \.configuration.log, help: "Access log: text, json or off"),
             .duration("--delay", \.configuration.baseDelayMs, help: "Base delay added to every stub response, e.g. 300ms"),
@@ -81,14 +81,14 @@ enum ServeSettings {
                   help: "Check requests to stubbed routes against this OpenAPI document; violations go into the journal, the log and health"),
             .toggle("--openapi-enforce", \.openAPIEnforce,
                     help: "Answer violating requests with 400 (422 for a body schema failure) in the service's error envelope"),
-            with(.file("--spec-root", "DIR", \.openAPIRoot, help: "Folder the document's file $refs may reach"),
+            with(.folder("--spec-root", "DIR", \.openAPIRoot, help: "Folder the document's file $refs may reach"),
                  defaultNote: "the document's folder"),
         ]
     }
 
     static var fleet: [Setting] {
         [
-            .optionalText("--state", "URL", \.state, help:
+            .storeURL("--state", \.state, help:
                 "Share overrides, sequences, sessions, holds and the journal with the other replicas on Valkey or Redis at redis://[:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS)"),
             .file("--state-password-file", "FILE", \.statePasswordFile, help: "Read the store's password from FILE instead of the URL"),
             .file("--state-ca", "FILE", \.stateAuthorities, help: "PEM authorities the store's TLS certificate may chain to, beside the system's"),
@@ -108,7 +108,7 @@ enum ServeSettings {
                     },
                     reset: { $0.tlsSwitch = nil }, show: { $0.tlsEnabled ? "1" : "0" }),
             implyingTLS(.port("--tls-port", \.tlsPort, help: "HTTPS port; setting it turns HTTPS on")),
-            implyingTLS(with(.text("--tls-dir", "DIR", \.tlsDirectory, help: "Folder with server.pem and server-key.pem; setting it turns HTTPS on"),
+            implyingTLS(with(.folder("--tls-dir", "DIR", \.tlsDirectory, help: "Folder with server.pem and server-key.pem; setting it turns HTTPS on"),
                              defaultNote: "~/.stubd/tls")),
             implyingTLS(.toggle("--tls-only", \.tlsOnly, help: "Serve HTTPS only, no plain HTTP")),
         ]

@@ -109,16 +109,6 @@ extension Setting {
                 reset: { $0[keyPath: path] = nil }, show: { $0[keyPath: path] })
     }
 
-    /// A file or folder, no default.
-    static func file(_ flag: String, _ name: String, _ path: Path<URL?>, help: String) -> Setting {
-        Setting(flag: flag, valueName: name, help: help, expectation: "a path",
-                apply: { text, options in
-                    options[keyPath: path] = URL(fileURLWithPath: text)
-                    return true
-                },
-                reset: { $0[keyPath: path] = nil }, show: { $0[keyPath: path]?.path })
-    }
-
     /// Host names separated by commas (`stubd.internal,mocks.local`): letters, digits, dots and
     /// dashes, or an IP address; no port, no scheme.
     static func hostNames(_ flag: String, _ path: Path<[String]>, help: String) -> Setting {

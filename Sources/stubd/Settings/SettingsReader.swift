@@ -45,6 +45,6 @@ struct SettingsReader {
 
     /// The error for a value a setting does not take, worded the same for its flag and its variable.
     static func invalid(_ setting: Setting, source: String, value: String) -> UsageError {
-        UsageError(message: "\(source) expects \(setting.expectation), got \"\(value.prefix(200))\"")
+        UsageError(message: "\(source) expects \(setting.expectation), got \"\(TerminalText.escaped(String(value.prefix(200))))\"")
     }
 }
