@@ -49,7 +49,7 @@ final class FleetSubscriber: @unchecked Sendable {
     /// Opens the connection and subscribes; on failure the loop tries again.
     func subscribe() {
         do {
-            let c = try RedisConnection(store.url, timeoutMs: 2000)
+            let c = try RedisConnection(store.url, timeoutMs: 2000, cutoff: store.cutoff)
             try c.append(["SUBSCRIBE", FleetKeys.changes, FleetKeys.release])
             for _ in 0..<2 { _ = try c.nextReply() }
             connection = c

@@ -105,7 +105,7 @@ final class FleetWorker: @unchecked Sendable {
     /// Connects, writes the local state back if the store came back empty, re-reads everything.
     func reconnect(now: UInt64) {
         do throws(StoreError) {
-            let c = try RedisConnection(store.url, timeoutMs: 2000)
+            let c = try RedisConnection(store.url, timeoutMs: 2000, cutoff: store.cutoff)
             if let control = store.boundControl {
                 // A store that came back with less than this replica saw (restarted empty, or from
                 // an older snapshot) gets this replica's copy: the newest copy in the fleet wins.

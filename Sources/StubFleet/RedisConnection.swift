@@ -21,15 +21,27 @@ final class RedisConnection: @unchecked Sendable {
     private let transport: Transport
     /// Formatted commands not sent yet (TLS; hiredis keeps its own for plain TCP).
     private var outbox: [UInt8] = []
+    /// How long one call (a command or a pipeline, every reply whole) may take in all.
+    let budgetMs: Int
+    let cutoff: StoreCutoff?
 
-    /// Connects to `url` (then `AUTH` and `SELECT` as it says); every read and write waits at most `timeoutMs`.
-    init(_ url: StateStoreURL, timeoutMs: Int) throws(StoreError) {
+    /// The most bytes read for one reply: a store that sends more is cut off, not read whole into
+    /// memory. A journal of the default 1,000 entries is about 10 MB.
+    static let maxReplyBytes = 64 << 20
+
+    /// Connects to `url` (then `AUTH` and `SELECT` as it says). Each call, and the connect, ends
+    /// within `timeoutMs` in all, whatever the store sends, or by `cutoff` when that comes first.
+    init(_ url: StateStoreURL, timeoutMs: Int, cutoff: StoreCutoff? = nil) throws(StoreError) {
+        budgetMs = timeoutMs
+        self.cutoff = cutoff
+        let connectMs = cutoff?.remainingMilliseconds(within: timeoutMs) ?? timeoutMs
+        guard connectMs > 0 else { throw StoreError(description: cutoff?.reason ?? "cut off") }
         if url.tls {
-            let channel = try StoreTLSChannel(host: url.host, port: url.port, timeoutMs: timeoutMs, authorities: url.authorities)
+            let channel = try StoreTLSChannel(host: url.host, port: url.port, timeoutMs: connectMs, authorities: url.authorities)
             guard let reader = redisReaderCreate() else { throw StoreError(description: "hiredis could not make a reply reader") }
             transport = .tls(channel, reader)
         } else {
-            let wait = LibC.timeval(milliseconds: timeoutMs)
+            let wait = LibC.timeval(milliseconds: connectMs)
             guard let made = redisConnectWithTimeout(url.host, Int32(url.port), wait) else {
                 throw StoreError(description: "cannot reach \(url.redacted): out of memory")
             }
@@ -77,11 +89,12 @@ final class RedisConnection: @unchecked Sendable {
         return try replies(commands.count)
     }
 
-    /// Reads the replies of `count` queued commands, in order.
+    /// Reads the replies of `count` queued commands, in order, all within one call's time.
     func replies(_ count: Int) throws(StoreError) -> [RedisReply] {
         var replies: [RedisReply] = []
         replies.reserveCapacity(count)
-        for _ in 0..<count { replies.append(try nextReply()) }
+        let deadline = callDeadline()
+        for _ in 0..<count { replies.append(try nextReply(until: deadline)) }
         return replies
     }
 
@@ -120,22 +133,49 @@ final class RedisConnection: @unchecked Sendable {
         if let formatted { outbox += formatted }
     }
 
-    /// Waits for the next reply (sending what is queued first).
+    /// Waits for the next reply (sending what is queued first), within one call's time.
     func nextReply() throws(StoreError) -> RedisReply {
+        try nextReply(until: callDeadline())
+    }
+
+    /// Waits for the next reply until `deadline` (monotonic ns): every byte may come late, but
+    /// the reply as a whole may not (a store trickling a byte at a time would reset any timeout
+    /// that counts from the last byte). A reply over `maxReplyBytes` is not read further.
+    private func nextReply(until deadline: UInt64) throws(StoreError) -> RedisReply {
+        var received = 0
         switch transport {
         case .plain(let context):
-            var raw: UnsafeMutableRawPointer?
-            guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw StoreError(description: errorText) }
-            defer { freeReplyObject(raw) }
-            return RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
+            var done: Int32 = 0
+            while done == 0 {
+                try waitFor(POLLOUT, on: context.pointee.fd, until: deadline)
+                guard redisBufferWrite(context, &done) == REDIS_OK else { throw StoreError(description: errorText) }
+            }
+            while true {
+                var raw: UnsafeMutableRawPointer?
+                guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw StoreError(description: errorText) }
+                if let raw {
+                    defer { freeReplyObject(raw) }
+                    return RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
+                }
+                try waitFor(POLLIN, on: context.pointee.fd, until: deadline)
+                received += try RedisConnection.readOnce(context)
+                try RedisConnection.check(received)
+            }
         case .tls(let channel, let reader):
             if !outbox.isEmpty {
+                try waitFor(POLLOUT, on: channel.descriptor, until: deadline)
                 try channel.send(outbox)
                 outbox = []
             }
             while true {
                 if let reply = try RedisConnection.read(reader) { return reply }
-                try channel.receive { bytes in _ = redisReaderFeed(reader, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) }
+                // Bytes GnuTLS decrypted already are not seen by poll.
+                if channel.pending == 0 { try waitFor(POLLIN, on: channel.descriptor, until: deadline) }
+                try channel.receive(wait: false) { bytes in
+                    received += bytes.count
+                    _ = redisReaderFeed(reader, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+                }
+                try RedisConnection.check(received)
             }
         }
     }

@@ -24,6 +24,12 @@ final class RedisControlState: SharedControlState, Sendable {
     /// Longest wait for the store on a request's or an admin call's behalf.
     static let callTimeoutMs = 300
 
+    /// How long start waits for the store before serving from the stub files without it, and
+    /// stop before giving up on it: SIGTERM must not wait for a store that does not answer.
+    static let startWaitMs = 1500, stopWaitMs = 300
+    /// Cuts every store call short while starting and stopping.
+    let cutoff = StoreCutoff()
+
     let reachable = AtomicWord<Bool>(false)
     /// The connection request threads and admin calls use, under its lock.
     let calls = Locked<RedisConnection?>(nil)
@@ -64,7 +70,12 @@ final class RedisControlState: SharedControlState, Sendable {
         self.stubDirectory.withLock { $0 = stubDirectory }
         catalogChanged(ok: true, routes: routes)
         let worker = FleetWorker(store: self)
-        // The first attempt is made here, so a store that answers is in use before the first request.
+        // The first attempt is made here, so a store that answers is in use before the first
+        // request; cut off after `startWaitMs`, so one that does not cannot keep the stub files
+        // from being served (the worker goes on trying).
+        cutoff.cut(inMilliseconds: RedisControlState.startWaitMs,
+                   reason: "no whole answer within \(RedisControlState.startWaitMs) ms of starting (the store is slow or stalled)")
+        defer { cutoff.lift() }
         worker.reconnect(now: MonotonicClock.now() / 1_000_000)
         if !isReachable {
             let why = status.withLock { $0.lastError } ?? "no answer"
@@ -82,6 +93,7 @@ final class RedisControlState: SharedControlState, Sendable {
     }
 
     func stop() {
+        cutoff.cut(inMilliseconds: RedisControlState.stopWaitMs, reason: "stopping")
         let running = threads.withLock { t -> [StoppableThread] in defer { t = [] }; return t }
         for thread in running { thread.stop() }
         _ = call { c throws(StoreError) in try c.command(["DEL", FleetKeys.replica(replica)]) }
@@ -93,7 +105,7 @@ final class RedisControlState: SharedControlState, Sendable {
     @discardableResult
     func connectCalls() -> Bool {
         do throws(StoreError) {
-            let connection = try RedisConnection(url, timeoutMs: RedisControlState.callTimeoutMs)
+            let connection = try RedisConnection(url, timeoutMs: RedisControlState.callTimeoutMs, cutoff: cutoff)
             calls.withLock { $0 = connection }
             return true
         } catch {
