@@ -114,6 +114,22 @@ import Testing
         #expect(GraphQLDocument.firstOperationName(in: document) == name)
     }
 
+    @Test func theNameIsFoundWithoutReadingPastIt() {
+        // Text that is not GraphQL after the name: found all the same (the rest is never read);
+        // the whole list of operations of such a document is empty, as before.
+        let broken = "query GetUser { a } ~~~ " + String(repeating: "~", count: 10_000)
+        #expect(GraphQLDocument.firstOperationName(in: broken) == "GetUser")
+        #expect(GraphQLDocument.operations(in: broken).isEmpty)
+        #expect(GraphQLDocument.operations(in: "query A { a } mutation B { b } { c }").map(\.name) == ["A", "B", nil])
+    }
+
+    @Test func depthCountsSelectionsOnly() {
+        #expect(!GraphQLDocument.nests("{ a { b { c } } }", deeperThan: 3))
+        #expect(GraphQLDocument.nests("{ a { b { c { d } } } }", deeperThan: 3))
+        let hidden = "{ a(s: \"{{{{\\\"{{\") # {{{{\n b(t: \"\"\"{{{{ \\\"\"\" {{{\"\"\") }"
+        #expect(!GraphQLDocument.nests(hidden, deeperThan: 1), "\(hidden)")
+    }
+
     @Test func bodiesBatchesAndQueryStringsAreRead() throws {
         let single = GraphQLRequest.parse(method: "POST", body: Array(#"{"query": "query A { a }", "variables": {"in": {"ids": [1, 2]}}}"#.utf8), query: [])
         guard case .success(.single(let a)) = single else { Issue.record("\(single)"); return }

@@ -35,8 +35,14 @@ package struct GraphQLLexer {
     private var line = 1
     private var lineStart = 0
 
-    init(_ text: String) {
+    package init(_ text: String) {
         bytes = Array(text.utf8)
+    }
+
+    /// The next token (`.end` at the end), or nil where the text is not GraphQL: for a reader
+    /// that stops early instead of tokenizing a whole document.
+    package mutating func nextToken() -> Token? {
+        try? next()
     }
 
     /// Every token, ending with `.end`.

@@ -32,9 +32,10 @@ package struct GraphQLRequest: Sendable, Equatable {
     }
 
     /// Reads a request to a GraphQL endpoint. `body` is read for POST, `query` (name, value pairs)
-    /// for GET. The failure says what was expected.
-    package static func parse(method: String, body: [UInt8], query: [(name: String, value: String)]) -> Result<Parsed, GraphQLFailure> {
-        if method == "GET" { return parseGET(query).map { .single($0) } }
+    /// for GET. The failure says what was expected, or which of `limits` was passed.
+    package static func parse(method: String, body: [UInt8], query: [(name: String, value: String)],
+                              limits: GraphQLLimits = GraphQLLimits()) -> Result<Parsed, GraphQLFailure> {
+        if method == "GET" { return parseGET(query, limits).map { .single($0) } }
         guard !body.isEmpty else { return .failure(GraphQLFailure("expected a JSON body with a query or an operationName")) }
         let scanner = JSONScanner(body)
         let start = scanner.skippingSpace(from: 0)
@@ -44,17 +45,20 @@ package struct GraphQLRequest: Sendable, Equatable {
             var request = GraphQLRequest(source: body)
             var failure: GraphQLFailure?
             guard let end = scanner.walkObject(from: start, { name, value in
-                if failure == nil { failure = request.take(name, value, scanner) }
+                if failure == nil { failure = request.take(name, value, scanner, limits) }
             }), scanner.skippingSpace(from: end) == body.count else { return .failure(GraphQLFailure("the body is not JSON")) }
-            if let failure = failure ?? complete(&request) { return .failure(failure) }
+            if let failure = failure ?? complete(&request, limits) { return .failure(failure) }
             return .success(.single(request))
         case UInt8(ascii: "["):
             guard let whole = scanner.value(in: 0..<body.count) else { return .failure(GraphQLFailure("the body is not JSON")) }
             let items = scanner.elements(of: whole) ?? []
             guard !items.isEmpty else { return .failure(GraphQLFailure("an empty batch")) }
+            guard items.count <= limits.batch else {
+                return .failure(GraphQLFailure("a batch of \(items.count) operations; at most \(limits.batch) are answered (--graphql-max-batch)"))
+            }
             var batch: [GraphQLRequest] = []
             for (index, item) in items.enumerated() {
-                switch operation(scanner, item) {
+                switch operation(scanner, item, limits) {
                 case .success(let op): batch.append(op)
                 case .failure(let failure): return .failure(GraphQLFailure("batch item \(index): \(failure.message)"))
                 }
@@ -66,7 +70,7 @@ package struct GraphQLRequest: Sendable, Equatable {
         }
     }
 
-    private static func parseGET(_ query: [(name: String, value: String)]) -> Result<GraphQLRequest, GraphQLFailure> {
+    private static func parseGET(_ query: [(name: String, value: String)], _ limits: GraphQLLimits) -> Result<GraphQLRequest, GraphQLFailure> {
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
         var request = GraphQLRequest()
         request.operationName = value("operationName").flatMap { $0.isEmpty ? nil : $0 }
@@ -88,36 +92,40 @@ package struct GraphQLRequest: Sendable, Equatable {
             case .failure(let failure): return .failure(failure)
             }
         }
-        return completed(request)
+        if let text = request.queryText, let failure = checkSize(text.utf8.count, limits) { return .failure(failure) }
+        return completed(request, limits)
     }
 
-    private static func operation(_ scanner: JSONScanner, _ range: Range<Int>) -> Result<GraphQLRequest, GraphQLFailure> {
+    private static func operation(_ scanner: JSONScanner, _ range: Range<Int>, _ limits: GraphQLLimits) -> Result<GraphQLRequest, GraphQLFailure> {
         guard scanner.kind(of: range) == UInt8(ascii: "{") else {
             return .failure(GraphQLFailure("expected a JSON object, found \(kindName(scanner.kind(of: range)))"))
         }
         var request = GraphQLRequest(source: scanner.bytes)
         var failure: GraphQLFailure?
         _ = scanner.walkObject(from: range.lowerBound) { name, value in
-            if failure == nil { failure = request.take(name, value, scanner) }
+            if failure == nil { failure = request.take(name, value, scanner, limits) }
         }
         if let failure { return .failure(failure) }
-        return completed(request)
+        return completed(request, limits)
     }
 
     /// Takes one member of a request object; the failure says what was expected.
-    private mutating func take(_ name: Range<Int>, _ value: Range<Int>, _ scanner: JSONScanner) -> GraphQLFailure? {
+    private mutating func take(_ name: Range<Int>, _ value: Range<Int>, _ scanner: JSONScanner, _ limits: GraphQLLimits) -> GraphQLFailure? {
         // Names are told apart by length first: one comparison per member, not four.
         guard name.count == 7 || name.count == 11 || name.count == 12 || name.count == 15 else { return nil }
         let kind = scanner.kind(of: value)
         if name.count == 15, scanner.name(name, equals: "operationName") {
             if kind == UInt8(ascii: "n") { return nil }
-            guard kind == UInt8(ascii: "\""), let text = scanner.string(at: value) else {
-                return GraphQLFailure("operationName: expected a string, found \(GraphQLRequest.kindName(kind))")
+            guard kind == UInt8(ascii: "\"") else { return GraphQLFailure("operationName: expected a string, found \(GraphQLRequest.kindName(kind))") }
+            guard let text = scanner.string(at: value) else {
+                return GraphQLFailure("operationName: not a valid string (a lone surrogate, or an escape JSON does not have)")
             }
             operationName = text.isEmpty ? nil : text
         } else if name.count == 7, scanner.name(name, equals: "query") {
             if kind == UInt8(ascii: "n") { return nil }
             guard kind == UInt8(ascii: "\"") else { return GraphQLFailure("query: expected a string, found \(GraphQLRequest.kindName(kind))") }
+            // Measured as sent (escapes included), before any of it is read.
+            if let failure = GraphQLRequest.checkSize(value.count - 2, limits) { return failure }
             queryRange = value
         } else if name.count == 11, scanner.name(name, equals: "variables") {
             if kind == UInt8(ascii: "n") { return nil }
@@ -143,10 +151,23 @@ package struct GraphQLRequest: Sendable, Equatable {
         return .success(hash.lowercased())
     }
 
-    /// Names the operation from its document when `operationName` did not, and checks that
-    /// something names it.
-    private static func complete(_ request: inout GraphQLRequest) -> GraphQLFailure? {
-        if request.operationName == nil, let query = request.query { request.operationName = GraphQLDocument.firstOperationName(in: query) }
+    /// The failure for a document of `bytes` over the limit, or nil.
+    private static func checkSize(_ bytes: Int, _ limits: GraphQLLimits) -> GraphQLFailure? {
+        guard bytes > limits.documentBytes else { return nil }
+        return GraphQLFailure("the query document is \(bytes) bytes; at most \(limits.documentBytes) are read (--graphql-max-document)")
+    }
+
+    /// Checks the document's depth, names the operation from it when `operationName` did not,
+    /// and checks that something names it.
+    private static func complete(_ request: inout GraphQLRequest, _ limits: GraphQLLimits) -> GraphQLFailure? {
+        if let query = request.query {
+            if GraphQLDocument.nests(query, deeperThan: limits.depth) {
+                return GraphQLFailure("the query document nests selections deeper than \(limits.depth) levels (--graphql-max-depth)")
+            }
+            // Read once: later readers (routing, `when`, the journal) take this copy.
+            request.query = query
+            if request.operationName == nil { request.operationName = GraphQLDocument.firstOperationName(in: query) }
+        }
         guard request.queryRange != nil || request.queryText != nil || request.operationName != nil || request.persistedHash != nil else {
             return GraphQLFailure("expected a query or an operationName")
         }
@@ -154,8 +175,8 @@ package struct GraphQLRequest: Sendable, Equatable {
     }
 
     /// The request, completed, or why it cannot be.
-    private static func completed(_ request: consuming GraphQLRequest) -> Result<GraphQLRequest, GraphQLFailure> {
-        if let failure = complete(&request) { return .failure(failure) }
+    private static func completed(_ request: consuming GraphQLRequest, _ limits: GraphQLLimits) -> Result<GraphQLRequest, GraphQLFailure> {
+        if let failure = complete(&request, limits) { return .failure(failure) }
         return .success(request)
     }
 

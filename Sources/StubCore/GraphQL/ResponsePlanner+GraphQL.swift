@@ -11,7 +11,8 @@ extension ResponsePlanner {
             return plan
         }
         // Matched on the result itself, so the request is moved out of it rather than copied.
-        switch GraphQLRequest.parse(method: request.method, body: request.body, query: request.method == "GET" ? request.allQueryParameters() : []) {
+        switch GraphQLRequest.parse(method: request.method, body: request.body, query: request.method == "GET" ? request.allQueryParameters() : [],
+                                    limits: graphQLLimits) {
         case .failure(let failure):
             return .reply(GraphQLReply.error(400, failure.message, code: "BAD_REQUEST"))
         case .success(.single(var operation)):

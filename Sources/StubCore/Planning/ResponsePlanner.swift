@@ -7,10 +7,13 @@
 package struct ResponsePlanner: Sendable {
     /// Milliseconds added to every stub response (`--delay`).
     package var baseDelayMs: Int
+    /// What a request to a GraphQL endpoint may send before it gets a 400 unread.
+    package var graphQLLimits: GraphQLLimits
 
     /// Makes a planner.
-    package init(baseDelayMs: Int = 0) {
+    package init(baseDelayMs: Int = 0, graphQLLimits: GraphQLLimits = GraphQLLimits()) {
         self.baseDelayMs = baseDelayMs
+        self.graphQLLimits = graphQLLimits
     }
 
     /// Plans the response for a request held by the transport; values are read by lookup.

@@ -21,10 +21,11 @@ package final class StubResponder: Sendable {
 
     /// A responder; `admin` nil turns the admin API off, `logger` nil the access log.
     package init(control: StubControl, admin: AdminAPI?, baseDelayMs: Int = 0, logger: (any RequestLogger)? = nil,
-                 unmatched: (any UnmatchedRequestHandler)? = nil, contract: (any RequestContract)? = nil) {
+                 unmatched: (any UnmatchedRequestHandler)? = nil, contract: (any RequestContract)? = nil,
+                 graphQLLimits: GraphQLLimits = GraphQLLimits()) {
         self.control = control
         self.admin = admin
-        self.planner = ResponsePlanner(baseDelayMs: max(0, min(baseDelayMs, Limits.maxDurationMs)))
+        self.planner = ResponsePlanner(baseDelayMs: max(0, min(baseDelayMs, Limits.maxDurationMs)), graphQLLimits: graphQLLimits)
         self.logger = logger
         self.unmatched = unmatched
         self.contract = contract

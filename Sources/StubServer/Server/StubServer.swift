@@ -109,7 +109,9 @@ public final class StubServer: Sendable {
                 ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current,
                            ui: configuration.dashboard ? DashboardFiles.files : nil, guard: configuration.adminGuard) : nil
             let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog,
-                                          unmatched: configuration.unmatched, contract: contract)
+                                          unmatched: configuration.unmatched, contract: contract,
+                                          graphQLLimits: GraphQLLimits(documentBytes: configuration.graphQLMaxDocumentBytes,
+                                                                       depth: configuration.graphQLMaxDepth, batch: configuration.graphQLMaxBatch))
             madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, holdCapMs: configuration.holdCapMs,
                                            maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes, maxHead: configuration.maxHeadBytes,
                                            useEpoll: EventLoopChoice.usesEpoll(configuration.eventLoop),

@@ -62,6 +62,13 @@ public struct StubServerConfiguration: Sendable {
     public var ioThreads = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Requests kept in the journal (a ring); 0 keeps none.
     public var journalSize = 1000
+    /// The largest GraphQL query document read, in bytes as sent; a larger one gets a 400 in
+    /// GraphQL's error shape without being read (`--graphql-max-document`).
+    public var graphQLMaxDocumentBytes = 1 << 20
+    /// The deepest nesting of selection sets in a GraphQL document (`--graphql-max-depth`).
+    public var graphQLMaxDepth = 128
+    /// The most operations in one GraphQL batch (`--graphql-max-batch`).
+    public var graphQLMaxBatch = 100
     /// When true the journal keeps `Authorization`, `Proxy-Authorization` and `Cookie` values
     /// verbatim; by default it keeps a marker with a fingerprint (`CredentialRedaction`), so a
     /// test can check the token sent with `StubRequest.header(_:is:)` either way.

@@ -52,6 +52,12 @@ enum ServeSettings {
                             defaultNote: "none on a loopback address, else half of --max-connections"),
             .size("--connection-memory", \.configuration.maxHeadBytes, 2048...1_048_576,
                   help: "Largest request head served; a larger one gets a JSON 431 (414 for a long request target), up to about twice the size"),
+            .size("--graphql-max-document", \.configuration.graphQLMaxDocumentBytes, 1024...(64 << 20),
+                  help: "Largest GraphQL query document read; a larger one gets a 400 in GraphQL's error shape, unread"),
+            .number("--graphql-max-depth", "N", 1...10_000, \.configuration.graphQLMaxDepth,
+                    help: "Deepest nesting of selection sets in a GraphQL document; deeper gets a 400"),
+            .number("--graphql-max-batch", "N", 1...100_000, \.configuration.graphQLMaxBatch,
+                    help: "Most operations in one GraphQL batch; more gets a 400"),
         ]
     }
 
