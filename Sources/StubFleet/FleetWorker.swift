@@ -97,6 +97,7 @@ final class FleetWorker: @unchecked Sendable {
             return
         }
         seenVersion = read.version
+        store.status.withLock { $0.unreadableOverrides = read.unreadable }
         if full { lastFullRead = now }
         control.adoptShared(read.overrides)
         try store.reportApplied(read.version, on: c)
@@ -119,6 +120,7 @@ final class FleetWorker: @unchecked Sendable {
                 }
                 let read = try RedisControlState.readOverrides(c)
                 seenVersion = read.version
+                store.status.withLock { $0.unreadableOverrides = read.unreadable }
                 control.adoptShared(read.overrides)
                 try store.reportApplied(read.version, on: c)
                 try store.relistHolds(on: c)

@@ -51,7 +51,12 @@ extension RedisControlState {
         if let error = s.lastError { members.append(("error", .string(error))) }
         if let since = s.downSince, !up { members.append(("unreachableSince", .string(ISO8601.format(since)))) }
         if sets.count > 1 { members.append(("warning", .string("replicas serve different stub sets; see replicas[].stubs"))) }
-        return (!up, .object(members))
+        if !s.unreadableOverrides.isEmpty {
+            // Served without them, so health says so: a test would otherwise see stubs it did not set.
+            members.append(("unreadableOverrides", .array(s.unreadableOverrides.prefix(20).map { .string($0) })))
+            members.append(("overridesWarning", .string("\(s.unreadableOverrides.count) override(s) in the store could not be read and are not served")))
+        }
+        return (!up || !s.unreadableOverrides.isEmpty, .object(members))
     }
 
     func catalogChanged(ok: Bool, routes: Int) {

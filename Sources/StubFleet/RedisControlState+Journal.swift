@@ -115,6 +115,7 @@ extension RedisControlState {
     }
 
     func clearJournal(_ scope: Scope) {
+        awaitJournals()  // as in `reset`: nothing answered before the clear may come back after it
         _ = call { c throws(StoreError) in try c.command(["DEL", FleetKeys.journal(scope)]) }
     }
 }

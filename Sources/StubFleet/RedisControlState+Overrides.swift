@@ -29,6 +29,9 @@ extension RedisControlState {
     }
 
     func reset(_ scope: Scope) {
+        // What the replicas still hold is sent first, as for a read: sent after the DEL, the
+        // entries of requests answered before the reset would come back.
+        awaitJournals()
         var commands = [["DEL", FleetKeys.overrides(scope)], ["SREM", FleetKeys.scopes, FleetKeys.scopeKey(scope)],
                         ["DEL", FleetKeys.journal(scope)]]
         if case .session(let name) = scope { commands.append(["ZREM", FleetKeys.sessions, name]) }
@@ -92,20 +95,27 @@ extension RedisControlState {
         _ = announce(scopes.flatMap { [["DEL", FleetKeys.overrides($0)], ["SREM", FleetKeys.scopes, FleetKeys.scopeKey($0)]] })
     }
 
-    /// Reads every scope's overrides (with their sequences' step counts) and the version they are at.
-    static func readOverrides(_ c: RedisConnection) throws(StoreError) -> (version: Int, overrides: [Scope: [String: RouteOverride]]) {
+    /// Reads every scope's overrides (with their sequences' step counts) and the version they are
+    /// at; `unreadable` names those the store holds that this replica cannot read (`scope route`),
+    /// for health: an override left out must not pass unseen.
+    static func readOverrides(_ c: RedisConnection) throws(StoreError)
+        -> (version: Int, overrides: [Scope: [String: RouteOverride]], unreadable: [String]) {
         let head = try c.pipeline([["GET", FleetKeys.version], ["SMEMBERS", FleetKeys.scopes]])
         let version = head[0].int ?? 0
         let scopes = head[1].elements.compactMap { $0.text }.compactMap { key in FleetKeys.scope(key).map { (key, $0) } }
         let hashes = try c.pipeline(scopes.map { ["HGETALL", FleetKeys.overrides($0.1)] })
         var found: [Scope: [String: RouteOverride]] = [:]
         var gone: [String] = []
+        var unreadable: [String] = []
         for ((key, scope), reply) in zip(scopes, hashes) {
             let items = reply.elements
             if items.isEmpty { gone.append(key) }
             for pair in stride(from: 0, to: items.count - 1, by: 2) {
                 guard let route = items[pair].text, case .string(let value) = items[pair + 1],
-                      let newline = value.firstIndex(of: 10), var o = RouteOverride.stored(Array(value[(newline + 1)...])) else { continue }
+                      let newline = value.firstIndex(of: 10), var o = RouteOverride.stored(Array(value[(newline + 1)...])) else {
+                    unreadable.append("\(key) \(items[pair].text ?? "(a field that is not text)")")
+                    continue
+                }
                 let token = String(decoding: value[..<newline], as: UTF8.self)
                 o.stepToken = token.isEmpty ? nil : token
                 found[scope, default: [:]][route] = o
@@ -121,7 +131,7 @@ extension RedisControlState {
                 for (id, o) in routes { if let token = o.stepToken { found[scope]?[id]?.served = min(o.sequence.count, served[token] ?? 0) } }
             }
         }
-        return (version, found)
+        return (version, found, unreadable)
     }
 
     /// Replaces the store's overrides with this replica's copy, at `version` (the store came back

@@ -181,4 +181,6 @@ struct StoreStatus: Sendable {
     var replicas: [ReplicaReport] = []
     /// This replica's stub set: a digest of the stub directory, whether the last load succeeded, routes.
     var stubs = ReplicaReport(name: "", stubs: "", reload: "ok", routes: 0)
+    /// Overrides in the store this replica could not read (`scope route`), as the last read found.
+    var unreadableOverrides: [String] = []
 }
