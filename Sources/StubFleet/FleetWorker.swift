@@ -71,7 +71,12 @@ final class FleetWorker: @unchecked Sendable {
             self.connection = nil
             store.markDown(error)
             nextAttempt = now + backoffMs
+            return
         }
+        // A call on another connection (a request's, an admin change's) found the store away
+        // while this one still works: connect again, so the calls have a connection and the
+        // store is in use once it answers them.
+        if !store.isReachable && now >= nextAttempt { reconnect(now: now) }
     }
 
     /// Sends waiting journal entries, then says so for the journal epoch read before sending them:

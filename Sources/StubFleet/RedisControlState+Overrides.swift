@@ -14,7 +14,8 @@ import Darwin
 /// Overrides, sequences and sessions in the store: written by the replica that was asked, read
 /// back by every replica into its local copy.
 extension RedisControlState {
-    func write(_ override: RouteOverride?, routeID: String, scope: Scope) {
+    @discardableResult
+    func write(_ override: RouteOverride?, routeID: String, scope: Scope) -> Bool {
         let key = FleetKeys.overrides(scope)
         var commands: [[String]]
         if let override {
@@ -25,7 +26,7 @@ extension RedisControlState {
         } else {
             commands = [["HDEL", key, routeID]]
         }
-        _ = announce(commands)
+        return announce(commands) != nil
     }
 
     func reset(_ scope: Scope) {

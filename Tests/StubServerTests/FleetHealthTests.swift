@@ -29,6 +29,33 @@ struct FleetHealthTests {
     }
 }
 
+/// An admin change is answered 200 only when the store took it.
+@Suite(.serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+struct FleetPromiseTests {
+    @Test func aChangeThePausedStoreDidNotTakeIsRefusedAndServedNowhere() async throws {
+        let store = try StoreFixture()
+        try store.start()
+        defer { store.pause(false) }
+        try await FleetTests.withFleet(store, count: 2) { servers in
+            let before = try await FleetTests.status(servers[0])
+            store.pause(true)
+            let put = try await AdminClient(server: servers[0]).call("PUT", "/routes/app/users", json: #"{"variant": "500"}"#)
+            #expect(put.status == 503 && put.headers["Retry-After"] == "1", "\(put.status) \(put.text)")
+            for server in servers { #expect(try await FleetTests.status(server) == before, "a refused change is served nowhere") }
+            let delete = try await AdminClient(server: servers[0]).call("DELETE", "/routes/app/users")
+            #expect(delete.status == 503, "\(delete.status) \(delete.text)")
+            store.pause(false)
+            // Once the store is back, the same change is taken and served by both.
+            let taken = try await FleetTests.eventually(10) {
+                try await AdminClient(server: servers[0]).call("PUT", "/routes/app/users", json: #"{"variant": "500"}"#).status == 200
+            }
+            let health = try await AdminClient(server: servers[0]).object("GET", "/health")
+            #expect(taken, "\(health["store"] ?? "")")
+            for server in servers { #expect(try await FleetTests.eventually { try await FleetTests.status(server) == 500 }) }
+        }
+    }
+}
+
 /// A journal cleared through one replica stays cleared on all of them.
 @Suite(.serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
 struct FleetClearTests {

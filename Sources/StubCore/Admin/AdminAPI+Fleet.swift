@@ -30,7 +30,12 @@ extension AdminAPI {
     /// A 503 for a change asked of a replica whose store is unreachable; nil when it may go ahead.
     func refusedWhileStoreAway(_ method: String) -> Reply? {
         guard method != "GET", method != "HEAD", let shared = control.shared, !shared.isReachable else { return nil }
-        return .error(503, "state store unreachable", [
+        return storeAwayReply
+    }
+
+    /// The 503 for a change the store is not there to take (checked before, or found during the call).
+    var storeAwayReply: Reply {
+        .error(503, "state store unreachable", [
             ("hint", .string("a change made now would reach this replica only; retry once GET /__stubd/health says ok")),
         ], headers: [HTTPHeader("Retry-After", "1")])
     }

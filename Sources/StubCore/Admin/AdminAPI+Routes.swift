@@ -60,7 +60,7 @@ extension AdminAPI {
         case .failure(let f): return f.reply
         }
         do {
-            try control.setOverride(parsed, for: route, session: session)
+            try control.setOverride(parsed, for: route, session: session, requireStore: true)
         } catch {
             return reply(for: error)
         }
@@ -92,14 +92,16 @@ extension AdminAPI {
     func deleteOverride(_ id: String, session: String?) -> Reply {
         switch lookup(id) {
         case .success(let route):
-            control.clearOverride(routeID: id, session: session)
+            guard control.clearOverride(routeID: id, session: session, requireStore: true) else { return reply(for: .storeUnavailable) }
             return .json(200, routeJSON(route, override: nil, held: control.heldCount(routeID: id, session: session)))
         case .failure(let error): return reply(for: error)
         }
     }
 
     func clearAllOverrides(session: String?) -> Reply {
-        for id in control.overrides(session: session).keys { control.clearOverride(routeID: id, session: session) }
+        for id in control.overrides(session: session).keys where !control.clearOverride(routeID: id, session: session, requireStore: true) {
+            return reply(for: .storeUnavailable)
+        }
         return .json(200, .object([("cleared", .bool(true))]))
     }
 
@@ -112,6 +114,8 @@ extension AdminAPI {
         case .unknownVariant(let route, let variant, let known):
             return .error(400, "unknown variant", [("route", .string(route)), ("variant", .string(variant)),
                                                    ("variants", .array(known.map { .string($0) }))])
+        case .storeUnavailable:
+            return storeAwayReply
         }
     }
 }

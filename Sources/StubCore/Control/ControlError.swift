@@ -6,4 +6,6 @@ public enum ControlError: Error, Sendable, Equatable {
     case unknownVariant(route: String, variant: String, known: [String])
     /// A delay outside 0...3600000 ms.
     case invalidDelay(Int)
+    /// The fleet's store did not take the change (it went away or is too slow): nothing changed.
+    case storeUnavailable
 }

@@ -14,9 +14,10 @@ package protocol SharedControlState: AnyObject, Sendable {
     /// Stops those threads; journal entries not yet sent are sent first when the store answers.
     func stop()
 
-    /// Writes one route's override in a scope (nil clears it). A store that does not take it is
-    /// marked unreachable (the admin API refuses changes then; the local copy has it either way).
-    func write(_ override: RouteOverride?, routeID: String, scope: Scope)
+    /// Writes one route's override in a scope (nil clears it); true when the store took it. A
+    /// store that does not is marked unreachable.
+    @discardableResult
+    func write(_ override: RouteOverride?, routeID: String, scope: Scope) -> Bool
     /// Removes a scope's overrides and journal.
     func reset(_ scope: Scope)
     /// Takes the next step of the sequence stored under `token`: 1 for the first, and so on; nil

@@ -93,8 +93,11 @@ public final class StubControl: OverrideSource, Sendable {
     /// Sessions holding overrides or sequences now.
     public var sessionCount: Int { state.withLock { $0.overrides.keys.filter { $0 != .global }.count } }
 
-    /// Sets (replaces) the override of `route` after checking every variant name against it.
-    public func setOverride(_ override: RouteOverride, for route: Route, session: String?) throws(ControlError) {
+    /// Sets (replaces) the override of `route` after checking every variant name against it. In a
+    /// fleet, `requireStore` (the admin API) refuses with `.storeUnavailable`, changing nothing,
+    /// when the store does not take the change; without it (the Swift API) this replica applies it
+    /// alone until the store is back.
+    public func setOverride(_ override: RouteOverride, for route: Route, session: String?, requireStore: Bool = false) throws(ControlError) {
         for name in [override.variant].compactMap({ $0 }) + override.sequence where route.variantIndex(named: name) == nil {
             throw .unknownVariant(route: route.id, variant: name, known: route.variants.map(\.name))
         }
@@ -102,7 +105,8 @@ public final class StubControl: OverrideSource, Sendable {
         o.served = 0
         // Each sequence set gets its own step counter in the fleet's store.
         o.stepToken = shared != nil && !o.sequence.isEmpty ? StubControl.newToken() : nil
-        shared?.write(o, routeID: route.id, scope: Scope(session))
+        let stored = shared?.write(o, routeID: route.id, scope: Scope(session)) ?? true
+        if requireStore && !stored { throw .storeUnavailable }
         let now = clock()
         let inStore = shared?.isReachable ?? false
         state.withLock { s in
@@ -115,9 +119,12 @@ public final class StubControl: OverrideSource, Sendable {
         noteChange()
     }
 
-    /// Removes the override of one route.
-    public func clearOverride(routeID: String, session: String?) {
-        shared?.write(nil, routeID: routeID, scope: Scope(session))
+    /// Removes the override of one route; false, changing nothing, when `requireStore` and the
+    /// fleet's store did not take it (as for `setOverride`).
+    @discardableResult
+    public func clearOverride(routeID: String, session: String?, requireStore: Bool = false) -> Bool {
+        let stored = shared?.write(nil, routeID: routeID, scope: Scope(session)) ?? true
+        if requireStore && !stored { return false }
         state.withLock { s in
             let key = Scope(session)
             _ = s.overrides[key]?.removeValue(forKey: routeID)
@@ -129,6 +136,7 @@ public final class StubControl: OverrideSource, Sendable {
         }
         release(routeID: routeID, session: session, count: nil)
         noteChange()
+        return true
     }
 
     /// The override of one route, if any.
