@@ -1,6 +1,7 @@
 """A store that misbehaves, for stubd serve --state: prints its port, then answers every
 connection as MODE says. trickle: `$1000000\r\n`, then one byte every 100 ms. silent: accepts and
-never answers. garbage: bytes that are not RESP."""
+never answers. garbage: bytes that are not RESP. huge: a 100 MB bulk string, sent as fast as it
+can be."""
 import socket
 import sys
 import threading
@@ -20,6 +21,11 @@ def serve(conn):
         elif MODE == "silent":
             while conn.recv(65536):
                 pass
+        elif MODE == "huge":
+            conn.sendall(b"$100000000\r\n")
+            chunk = b"x" * 1048576
+            for _ in range(100):
+                conn.sendall(chunk)
         elif MODE == "garbage":
             conn.sendall(b"HTTP/1.1 200 OK\r\n\r\n<html>")
             while conn.recv(65536):

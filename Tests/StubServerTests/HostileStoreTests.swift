@@ -11,7 +11,7 @@ import Darwin
 /// The times are printed; bench/hostile-store.sh measures them against the goals.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct HostileStoreTests {
-    @Test(arguments: ["trickle", "silent", "garbage"])
+    @Test(arguments: ["trickle", "silent", "garbage", "huge"])
     func aStoreThatMisbehavesNeitherKeepsStubsFromBeingServedNorHoldsUpStop(mode: String) async throws {
         let script = Repository.root.appendingPathComponent("Tests/Clients/hostile_store.py").path
         let store = try Spawned("/usr/bin/env", ["python3", script, mode])
@@ -27,7 +27,7 @@ struct HostileStoreTests {
         #expect(stub.stdout == "200", "\(mode): the stub files are served")
         let health = try await Curl.run(["-s", daemon.baseURL + "/__stubd/health"]).stdout
         #expect(health.contains(#""status": "degraded""#) && health.contains("unreachable"), "\(mode): \(health)")
-        let why = ["trickle": "no whole answer within", "silent": "no whole answer within", "garbage": "Protocol error"][mode]!
+        let why = ["trickle": "no whole answer within", "silent": "no whole answer within", "garbage": "Protocol error", "huge": "a reply of more than 64 MiB"][mode]!
         #expect(health.contains(why), "\(mode): health says why: \(health)")
         let stopping = Date()
         let (status, _) = try await OffPool.run { daemon.terminate(signal: SIGTERM) }
