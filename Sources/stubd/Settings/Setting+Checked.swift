@@ -13,20 +13,19 @@ import StubSystem
 extension Setting {
     /// A file that must exist and be readable, no default.
     static func file(_ flag: String, _ name: String, _ path: Path<URL?>, help: String) -> Setting {
-        Setting(flag: flag, valueName: name, help: help, expectation: "an existing, readable file",
-                apply: { text, options in
-                    guard Setting.exists(text, folder: false) else { return false }
-                    options[keyPath: path] = URL(fileURLWithPath: text)
-                    return true
-                },
-                reset: { $0[keyPath: path] = nil }, show: { $0[keyPath: path]?.path })
+        existing(flag, name, path, folder: false, help: help)
     }
 
     /// A folder that must exist, no default.
     static func folder(_ flag: String, _ name: String, _ path: Path<URL?>, help: String) -> Setting {
-        Setting(flag: flag, valueName: name, help: help, expectation: "an existing folder",
+        existing(flag, name, path, folder: true, help: help)
+    }
+
+    /// A file or folder (`folder`) that must exist, no default.
+    private static func existing(_ flag: String, _ name: String, _ path: Path<URL?>, folder: Bool, help: String) -> Setting {
+        Setting(flag: flag, valueName: name, help: help, expectation: folder ? "an existing folder" : "an existing, readable file",
                 apply: { text, options in
-                    guard Setting.exists(text, folder: true) else { return false }
+                    guard Setting.exists(text, folder: folder) else { return false }
                     options[keyPath: path] = URL(fileURLWithPath: text)
                     return true
                 },
