@@ -6,14 +6,19 @@ import StubCore
 extension RedisControlState {
     func holdStarted(ticket: UInt64, routeID: String, scope: Scope) {
         let list = FleetKeys.held(scope, routeID)
-        guard call({ c throws(StoreError) in try c.pipeline([["RPUSH", list, entry(ticket)], ["SADD", FleetKeys.heldLists, list]]) }) != nil else { return }
-        listed.withLock { _ = $0[list, default: []].insert(ticket) }
+        perform { [self] in
+            guard call({ c throws(StoreError) in try c.pipeline([["RPUSH", list, entry(ticket)], ["SADD", FleetKeys.heldLists, list]]) }) != nil else { return }
+            listed.withLock { _ = $0[list, default: []].insert(ticket) }
+        }
     }
 
     func holdEnded(ticket: UInt64, routeID: String, scope: Scope) {
         let list = FleetKeys.held(scope, routeID)
-        unlist(list, [ticket])
-        _ = call { c throws(StoreError) in try c.command(["LREM", list, "1", entry(ticket)]) }
+        // After the start on the same thread: the ticket is listed by then, or never was.
+        perform { [self] in
+            unlist(list, [ticket])
+            _ = call { c throws(StoreError) in try c.command(["LREM", list, "1", entry(ticket)]) }
+        }
     }
 
     private func unlist(_ list: String, _ tickets: [UInt64]) {

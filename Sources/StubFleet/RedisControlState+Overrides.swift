@@ -29,19 +29,21 @@ extension RedisControlState {
         return announce(commands) != nil
     }
 
-    func reset(_ scope: Scope) {
+    @discardableResult
+    func reset(_ scope: Scope) -> Bool {
         // What the replicas still hold is sent first, as for a read: sent after the DEL, the
         // entries of requests answered before the reset would come back.
         awaitJournals()
         var commands = [["DEL", FleetKeys.overrides(scope)], ["SREM", FleetKeys.scopes, FleetKeys.scopeKey(scope)],
                         ["DEL", FleetKeys.journal(scope)]]
         if case .session(let name) = scope { commands.append(["ZREM", FleetKeys.sessions, name]) }
-        guard announce(commands) != nil else { return }
+        guard announce(commands) != nil else { return false }
         releaseAll(in: scope)
+        return true
     }
 
-    func takeStep(token: String) -> Int? {
-        call { c throws(StoreError) in try c.command(["INCR", FleetKeys.step(token)]).int } ?? nil
+    func takeStep(token: String, then: @escaping @Sendable (Int?) -> Void) {
+        perform { [self] in then(call { c throws(StoreError) in try c.command(["INCR", FleetKeys.step(token)]).int } ?? nil) }
     }
 
     func touched(session: String) {

@@ -14,9 +14,10 @@ import Darwin
 /// A fleet's control state in Valkey or Redis. Plain requests never wait for the store: they
 /// read `StubControl`'s local copy, which a worker thread refreshes when a change notice comes
 /// (or a version check, every 250 ms, finds one missed); journal entries go out in batches from a
-/// bounded buffer. Sequence steps, holds and admin calls talk to the store at once, on a
-/// connection of their own with a short timeout; while the store is away they fall back to local
-/// state and the worker reconnects.
+/// bounded buffer. Sequence steps, holds and admin calls talk to the store on a thread of their
+/// own (`perform`), in turn, over a connection of their own with a short timeout, while the
+/// requests that need them wait suspended; while the store is away they fall back to local state
+/// and the worker reconnects.
 final class RedisControlState: SharedControlState, Sendable {
     let url: StateStoreURL
     /// This replica's name in the store (journal entries, holds, health).
@@ -31,8 +32,11 @@ final class RedisControlState: SharedControlState, Sendable {
     let cutoff = StoreCutoff()
 
     let reachable = AtomicWord<Bool>(false)
-    /// The connection request threads and admin calls use, under its lock.
+    /// The connection calls for requests, admin calls and the Swift API use, under its lock.
     let calls = Locked<RedisConnection?>(nil)
+    /// The thread that makes the calls for requests and admin calls, in turn (`perform`); nil
+    /// before start, or when it could not be made (then they run on the calling thread).
+    let caller = Locked<SerialWorker?>(nil)
     let control = Locked<WeakControl>(WeakControl())
     let stubDirectory = Locked<String>("")
     /// Set by a change notice; the worker refreshes the local copy.
@@ -85,6 +89,8 @@ final class RedisControlState: SharedControlState, Sendable {
         let subscriber = FleetSubscriber(store: self)
         if isReachable { subscriber.subscribe() }
         do {
+            let made = try SerialWorker()
+            caller.withLock { $0 = made }
             let started = [try StoppableThread { worker.run(stopFD: $0) }, try StoppableThread { subscriber.run(stopFD: $0) }]
             threads.withLock { $0 = started }
         } catch {
@@ -96,6 +102,8 @@ final class RedisControlState: SharedControlState, Sendable {
         cutoff.cut(inMilliseconds: RedisControlState.stopWaitMs, reason: "stopping")
         let running = threads.withLock { t -> [StoppableThread] in defer { t = [] }; return t }
         for thread in running { thread.stop() }
+        // Requests still waiting on it are resumed by the transport's stop, which comes first.
+        caller.withLock { c in defer { c = nil }; return c }?.stop()
         _ = call { c throws(StoreError) in try c.command(["DEL", FleetKeys.replica(replica)]) }
         calls.withLock { $0 = nil }
         control.withLock { $0.value = nil }
@@ -131,6 +139,11 @@ final class RedisControlState: SharedControlState, Sendable {
             return nil
         case nil: return nil
         }
+    }
+
+    func perform(_ job: @escaping @Sendable () -> Void) {
+        guard let thread = caller.withLock({ $0 }) else { return job() }
+        thread.submit(job)
     }
 
     /// Asks the worker for a refresh now.

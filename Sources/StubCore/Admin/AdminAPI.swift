@@ -40,7 +40,7 @@ package struct AdminAPI: Sendable {
 
     /// The response to one admin request. `session` scopes overrides and the journal. A reload
     /// is deferred, so that reading a large stub directory holds no thread that serves requests;
-    /// every other call is answered at once.
+    /// so is, in a fleet, every call that may talk to the store. The others are answered at once.
     package func respond(to request: StubRequest, session: String?) -> ResponsePlan.Response {
         if let refused = pageGuard.refusal(request) { return .reply(refused) }
         let parts = PathTemplate.split(request.path.dropFirst(Limits.adminPrefix.count - 1))
@@ -60,6 +60,11 @@ package struct AdminAPI: Sendable {
         }
         // A reload is this replica's own; every other change is the fleet's.
         if let refused = refusedWhileStoreAway(request.method) { return .reply(refused) }
+        if let shared = control.shared {
+            // In a fleet most calls talk to the store: made on its thread, in turn with the
+            // requests' calls, never on a thread that serves requests.
+            return .deferred(DeferredReply(start: { done in shared.perform { done(self.handle(request, parts: parts, session: session)) } }))
+        }
         return .reply(handle(request, parts: parts, session: session))
     }
 
@@ -97,7 +102,7 @@ package struct AdminAPI: Sendable {
             return sessions(request, parts: parts)
         case ("reset", 1):
             guard request.method == "POST" else { return notAllowed(["POST"]) }
-            control.reset(session: session)
+            guard control.reset(session: session, requireStore: true) else { return storeAwayReply }
             return .json(200, .object([("reset", .bool(true)), ("session", session.map { .string($0) } ?? .null)]))
         default:
             return .error(404, "unknown admin endpoint", [("path", .string(request.path)),

@@ -4,7 +4,8 @@
 /// the fleet, keeps held requests for every replica, sends the local journal's new entries on
 /// (read from `StubControl`, off the request path), and refreshes the local copy when another
 /// replica changes something. Every call falls back to local state, at once, while
-/// the store is unreachable (`isReachable` false).
+/// the store is unreachable (`isReachable` false). No call made for a request runs on the
+/// thread that serves it: those are queued to the store's own thread (`takeStep`, holds).
 package protocol SharedControlState: AnyObject, Sendable {
     /// True while the store answers.
     var isReachable: Bool { get }
@@ -18,17 +19,23 @@ package protocol SharedControlState: AnyObject, Sendable {
     /// store that does not is marked unreachable.
     @discardableResult
     func write(_ override: RouteOverride?, routeID: String, scope: Scope) -> Bool
-    /// Removes a scope's overrides and journal.
-    func reset(_ scope: Scope)
-    /// Takes the next step of the sequence stored under `token`: 1 for the first, and so on; nil
-    /// when the store is unreachable.
-    func takeStep(token: String) -> Int?
+    /// Removes a scope's overrides and journal; true when the store took it.
+    @discardableResult
+    func reset(_ scope: Scope) -> Bool
+    /// Takes the next step of the sequence stored under `token` off the calling thread, in turn
+    /// with the other calls made for requests: `then` gets 1 for the first, and so on; nil when
+    /// the store is unreachable.
+    func takeStep(token: String, then: @escaping @Sendable (Int?) -> Void)
+    /// Runs `job`, which may call the store, on the store's own thread after the calls queued
+    /// before it (an admin call: never on a thread that serves requests).
+    func perform(_ job: @escaping @Sendable () -> Void)
     /// A session with overrides was used here (its expiry in the store moves on).
     func touched(session: String)
 
-    /// A request is held here under `ticket`.
+    /// A request is held here under `ticket`; the store hears of it on its own thread, in turn.
     func holdStarted(ticket: UInt64, routeID: String, scope: Scope)
-    /// A request held here ran again without a release (the hold cap or a stop).
+    /// A request held here ran again without a release (the hold cap or a stop); told to the
+    /// store as `holdStarted` is.
     func holdEnded(ticket: UInt64, routeID: String, scope: Scope)
     /// Releases the fleet's oldest `count` held requests of a route (all when nil): the others'
     /// are woken through the store, this replica's tickets are returned. Nil when unreachable.

@@ -56,7 +56,7 @@ public final class StubControl: OverrideSource, Sendable {
     /// True when the journal gives credential headers verbatim (`--journal-credentials`), not
     /// redacted (`CredentialRedaction`).
     public let keepsCredentials: Bool
-    private let clock: @Sendable () -> Double
+    let clock: @Sendable () -> Double
     /// The fleet's store when replicas share control state (`--state`); nil for one process.
     package let shared: (any SharedControlState)?
 
@@ -149,71 +149,12 @@ public final class StubControl: OverrideSource, Sendable {
         state.withLock { $0.overrides[Scope(session)] ?? [:] }
     }
 
-    /// For the planner: the next sequence step, else the sticky override. Advances the sequence
-    /// only when `advance` is true (a request that picks its own variant does not use up a step).
-    package func decision(forRoute routeID: String, session: String?, advance: Bool, honorHold: Bool) -> OverrideDecision? {
-        // Most requests come with no override anywhere: one atomic read instead of the lock.
-        guard mayHaveOverrides.load(ordering: .acquiring) else { return nil }
-        var storeStep: (token: String, steps: Int)?
-        let local = state.withLock { s -> OverrideDecision? in
-            // Most requests come with no override anywhere: skip hashing the session and route.
-            guard !s.overrides.isEmpty else { return nil }
-            let key = Scope(session)
-            // A session's state counts as used (and may turn out expired) only when it has some.
-            if s.overrides[key] != nil {
-                s.touch(key, now: clock(), inStore: shared?.isReachable ?? false)
-                if let shared, case .session(let name) = key { shared.touched(session: name) }
-            }
-            guard var o = s.overrides[key]?[routeID] else { return nil }
-            if o.hold && honorHold {
-                var held = OverrideDecision()
-                held.hold = true
-                return held
-            }
-            var decision = OverrideDecision(variant: o.variant, delay: o.delay, fault: o.fault, throttleBytesPerSecond: o.throttleBytesPerSecond)
-            if advance && o.served < o.sequence.count {
-                // In a fleet the store hands out the step, outside this lock.
-                if let token = o.stepToken, shared?.isReachable == true {
-                    storeStep = (token, o.sequence.count)
-                    return decision
-                }
-                decision.variant = o.sequence[o.served]
-                decision.fromSequence = true
-                decision.sequenceStep = (o.served + 1, o.sequence.count)
-                o.served += 1
-                s.overrides[key]?[routeID] = o
-            }
-            return decision
-        }
-        guard let storeStep, var decision = local else { return local }
-        // Nil: the store went away just now; the step is then taken from the local count.
-        let fromStore = shared?.takeStep(token: storeStep.token)
-        state.withLock { s in
-            guard var o = s.overrides[Scope(session)]?[routeID], o.stepToken == storeStep.token else { return }
-            let step = fromStore ?? o.served + 1
-            guard step <= o.sequence.count else {
-                // Played out across the fleet: no more asking the store for this one.
-                o.served = o.sequence.count
-                s.overrides[Scope(session)]?[routeID] = o
-                return
-            }
-            o.served = max(o.served, step)
-            s.overrides[Scope(session)]?[routeID] = o
-            decision.variant = o.sequence[step - 1]
-            decision.fromSequence = true
-            decision.sequenceStep = (step, o.sequence.count)
-        }
-        return decision
-    }
-
-    /// A random token naming one sequence's step counter in the fleet's store.
-    static func newToken() -> String {
-        String(UInt64.random(in: 1...UInt64.max), radix: 36)
-    }
-
-    /// Clears overrides, sequences and the journal of one scope.
-    public func reset(session: String?) {
-        shared?.reset(Scope(session))
+    /// Clears overrides, sequences and the journal of one scope. In a fleet, `requireStore` (the
+    /// admin API) refuses, changing nothing, when the store did not take the reset (false).
+    @discardableResult
+    public func reset(session: String?, requireStore: Bool = false) -> Bool {
+        let stored = shared?.reset(Scope(session)) ?? true
+        if requireStore && !stored { return false }
         state.withLock { s in
             let scope = Scope(session)
             s.overrides[scope] = nil
@@ -223,5 +164,6 @@ public final class StubControl: OverrideSource, Sendable {
         }
         wake(holds.withLock { $0.popAll(session: session) })
         noteChange()
+        return true
     }
 }

@@ -13,6 +13,10 @@ package enum LifecycleAction {
     /// Suspend as `suspend` does, then start `work`; when it hands its reply to `deliver`, resume
     /// the connection early.
     case startDeferred(DeferredReply.Work, deliver: DeferredBox)
+    /// Suspend as `suspend` does, until `until` at the latest, then call `start` with a function
+    /// that resumes the connection early: work done elsewhere (the fleet store's sequence step)
+    /// leaves its result where the lifecycle reads it on resume.
+    case suspendFor(until: UInt64, start: @Sendable (_ resume: @escaping @Sendable () -> Void) -> Void)
     /// Write `bytes` on the raw connection, below HTTP (a fault), then `next`.
     case writeRaw([UInt8], then: AfterRawWrite)
     /// Reset the connection (the peer sees RST), without an answer.
@@ -66,4 +70,18 @@ package final class DeferredBox: Sendable {
 
     /// The reply, once delivered.
     package var delivered: Reply? { reply.withLock { $0 } }
+}
+
+/// Where the fleet store's answer to a request's sequence step is left for the request's
+/// thread, which reads it on resume.
+package final class StepBox: Sendable {
+    private let answer = Locked<(delivered: Bool, step: Int?)>((false, nil))
+
+    package init() {}
+
+    /// Leaves the step (nil: the store did not answer), from any thread.
+    package func deliver(_ step: Int?) { answer.withLock { $0 = (true, step) } }
+
+    /// The step, once delivered; nil until then or when the store did not answer.
+    package var step: Int? { answer.withLock { $0.step } }
 }

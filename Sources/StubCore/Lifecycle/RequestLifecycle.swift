@@ -22,6 +22,9 @@ package struct LifecycleEnvironment: Sendable {
 
     /// The spread of a `slow-headers` fault without a delay: 5 s.
     package static let slowHeadersDefaultMs = 5000
+    /// The longest a request waits for the fleet's store to hand out its sequence step before it
+    /// takes the step from the local count: 2 s (each store call ends within 300 ms).
+    package static let stepWaitNs: UInt64 = 2_000_000_000
 
     package init(responder: StubResponder, holdCapNs: UInt64) {
         self.responder = responder
@@ -42,6 +45,8 @@ package struct LifecycleEnvironment: Sendable {
 /// | hanging | resumed | close (journaled as a hang) |
 /// | held | suspended | the hold is registered with the control |
 /// | held | resumed | released: plan again; hold cap or stop: 503; client left: close |
+/// | receiving, held | plan needs the fleet store's sequence step | suspend for it (off this thread) |
+/// | awaitingStep | resumed | plan again with the step (none in time: the local count); client left: close |
 /// | deferred | resumed | the delivered reply, or close |
 /// | slowHeaders | resumed | the next piece of the head and suspend, or the body and close |
 /// | streaming, throttling, truncating | pull | bytes, wait (suspend), end, abort, reset |
@@ -62,6 +67,8 @@ package struct RequestLifecycle {
         case held(until: UInt64, ticket: UInt64?)
         /// Waiting for deferred work (a reload, an upstream call) to deliver its reply.
         case deferred(DeferredBox)
+        /// Waiting for the fleet's store to hand out the step of the sequence under `token`.
+        case awaitingStep(token: String, box: StepBox)
         /// A streamed body being pulled.
         case streaming(StreamCursor)
         /// A throttled body being pulled.
@@ -99,9 +106,26 @@ package struct RequestLifecycle {
     /// The whole request has arrived: plan it and start carrying the plan out.
     package mutating func requestComplete(_ request: some LifecycleRequest, catalog: StubCatalog, env: LifecycleEnvironment, now: UInt64) -> LifecycleAction {
         if env.responder.recordsRequests { request.takeCopy() }
-        let plan = env.responder.respond(to: request, catalog: catalog)
-        // A held request keeps its body: it is planned again when released.
-        guard plan.hold, plan.routeID != nil else { return proceed(consume plan, request, env, now: now) }
+        return planned(env.responder.respond(to: request, catalog: catalog), request, env, now: now)
+    }
+
+    /// Starts on a fresh plan: a hold or a wait for the store's sequence step (the request keeps
+    /// its body: it is planned again afterwards), else the plan itself.
+    private mutating func planned(_ plan: consuming ResponsePlan, _ request: some LifecycleRequest, _ env: LifecycleEnvironment,
+                                  now: UInt64) -> LifecycleAction {
+        if let token = plan.stepToken {
+            self.plan = plan
+            let box = StepBox()
+            phase = .awaitingStep(token: token, box: box)
+            let control = env.responder.control
+            return .suspendFor(until: now &+ LifecycleEnvironment.stepWaitNs) { resume in
+                control.takeStep(token: token) { step in
+                    box.deliver(step)
+                    resume()
+                }
+            }
+        }
+        guard plan.hold, plan.routeID != nil else { return proceed(plan, request, env, now: now) }
         self.plan = plan
         let until = request.startNs &+ env.holdCapNs
         phase = .held(until: until, ticket: nil)
@@ -129,6 +153,12 @@ package struct RequestLifecycle {
             return end(request, env, now: now, status: 0, fault: .hang, clientGone: clientGone)
         case .held(_, let ticket):
             return releasedFromHold(request, catalog: catalog, env, ticket: ticket, now: now, stopping: stopping, clientGone: clientGone)
+        case .awaitingStep(let token, let box):
+            guard !clientGone, !stopping else { return end(request, env, now: now, status: 0, fault: nil, clientGone: clientGone) }
+            // Planned again with the step; no answer in time takes it from the local count.
+            let taken = TakenStep(token: token, step: box.step)
+            return planned(env.responder.respond(to: request, catalog: catalog, releasedFromHold: releasedAt != nil, step: taken),
+                           request, env, now: now)
         case .deferred(let box):
             guard !clientGone, !stopping, let reply = box.delivered, var plan else {
                 return end(request, env, now: now, status: 0, fault: nil, clientGone: clientGone)
@@ -165,7 +195,7 @@ package struct RequestLifecycle {
             return answer(reply, plan, request, env, now: now)
         }
         releasedAt = now
-        return proceed(env.responder.respond(to: request, catalog: catalog, releasedFromHold: true), request, env, now: now)
+        return planned(env.responder.respond(to: request, catalog: catalog, releasedFromHold: true), request, env, now: now)
     }
 
     /// The transport pulls the next piece of a pulled body at `offset`.
@@ -216,7 +246,7 @@ package struct RequestLifecycle {
     /// its connection ends now, that is journaled with the time it ended.
     package var isWaiting: Bool {
         switch phase {
-        case .delayed, .hanging, .held, .deferred, .slowHeaders: return true
+        case .delayed, .hanging, .held, .deferred, .awaitingStep, .slowHeaders: return true
         case .receiving, .streaming, .throttling, .truncating, .live, .done: return false
         }
     }
@@ -228,7 +258,7 @@ package struct RequestLifecycle {
         case .held(_, let ticket):
             if let ticket { _ = env.responder.control.holdEnded(ticket: ticket) }
             _ = end(request, env, now: now, status: 0, fault: nil, clientGone: true)
-        case .delayed, .deferred:
+        case .delayed, .deferred, .awaitingStep:
             _ = end(request, env, now: now, status: 0, fault: nil, clientGone: true)
         case .hanging:
             _ = end(request, env, now: now, status: 0, fault: .hang, clientGone: true)

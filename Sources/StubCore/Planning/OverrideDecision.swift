@@ -14,6 +14,9 @@ package struct OverrideDecision: Sendable {
     package var throttleBytesPerSecond: Int?
     /// Hold the request until the test releases it; nothing else is decided yet.
     package var hold = false
+    /// The next sequence step is the fleet store's to hand out (under this token): nothing else
+    /// is decided yet; the request waits for the step, then asks again (`StepAnswer`).
+    package var stepToken: String?
 
     /// Makes a decision.
     package init(variant: String? = nil, fromSequence: Bool = false, delay: DelaySpec? = nil, fault: Fault? = nil,

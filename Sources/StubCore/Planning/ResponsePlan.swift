@@ -129,6 +129,12 @@ package struct ResponsePlan: Sendable {
         get { storage.hold }
         set { unique().hold = newValue }
     }
+    /// A sequence step only the fleet's store can hand out: the request waits, suspended, for
+    /// the step (`StubControl.takeStep`), then is planned again with it. Nil for every other plan.
+    package var stepToken: String? {
+        get { storage.stepToken }
+        set { unique().stepToken = newValue }
+    }
     /// No route matched (a 404 or 405): a proxy may answer instead.
     package var unmatched: Bool {
         get { storage.unmatched }

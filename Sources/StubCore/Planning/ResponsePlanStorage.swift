@@ -22,6 +22,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
     var stream: PlannedStream? = nil
     var contract: [ContractViolation]? = nil
     var hold: Bool = false
+    var stepToken: String? = nil
     var unmatched: Bool = false
     var proxied: Bool = false
 
@@ -50,6 +51,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
         other.stream = stream
         other.contract = contract
         other.hold = hold
+        other.stepToken = stepToken
         other.unmatched = unmatched
         other.proxied = proxied
         return other

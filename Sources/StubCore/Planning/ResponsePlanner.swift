@@ -63,12 +63,14 @@ package struct ResponsePlanner: Sendable {
         catalog.prefetchRoute(routeIndex)
         let route = catalog.routes[routeIndex]
         let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil, honorHold: !releasedFromHold)
-        if decision?.hold == true {
-            var held = ResponsePlan(response: .reply(Reply(status: 503)), status: 503)
-            held.hold = true
-            held.routeID = route.id
-            held.route = route
-            return held
+        if decision?.hold == true || decision?.stepToken != nil {
+            // Nothing is chosen yet: the request waits (for a release, for the store's step).
+            var waiting = ResponsePlan(response: .reply(Reply(status: 503)), status: 503)
+            waiting.hold = decision?.hold == true
+            waiting.stepToken = decision?.stepToken
+            waiting.routeID = route.id
+            waiting.route = route
+            return waiting
         }
         var view = RequestView(request, route: route)
         // The view gets the operation's variables only when a condition of the endpoint reads them.

@@ -34,24 +34,28 @@ package final class StubResponder: Sendable {
     }
 
     /// Plans the response to `request` against `catalog`, the snapshot the request keeps to its end.
-    package func respond(to request: some RequestHead, catalog: StubCatalog, releasedFromHold: Bool = false) -> ResponsePlan {
+    /// `step` is the sequence step the fleet's store handed this request after its first plan
+    /// asked for one (`ResponsePlan.stepToken`).
+    package func respond(to request: some RequestHead, catalog: StubCatalog, releasedFromHold: Bool = false, step: TakenStep? = nil) -> ResponsePlan {
+        let overrides: any OverrideSource = step.map { StepAnswer(control: control, taken: $0) } ?? control
         // A session in the path beats the header: it is the more specific of the two.
         if StubResponder.mayBeReserved(request.path), let split = SessionScopedRequest.split(request) {
             switch split {
             case .failure(let failure): return .reply(failure.reply)
             case .success(let scoped):
-                return respond(to: scoped, session: scoped.session, scopedPath: scoped.path, catalog: catalog, releasedFromHold: releasedFromHold)
+                return respond(to: scoped, session: scoped.session, scopedPath: scoped.path, catalog: catalog, overrides: overrides,
+                               releasedFromHold: releasedFromHold)
             }
         }
         // An empty session header is no session: "" must never name (and so expire) the global scope.
         let session = request.mayCarryControls ? request.header(Limits.sessionHeader).flatMap { $0.isEmpty ? nil : $0 } : nil
-        return respond(to: request, session: session, scopedPath: nil, catalog: catalog, releasedFromHold: releasedFromHold)
+        return respond(to: request, session: session, scopedPath: nil, catalog: catalog, overrides: overrides, releasedFromHold: releasedFromHold)
     }
 
     /// Plans the response to `head` (the request, or its session-scoped form). Generic, as the
     /// planner is: an existential of the request is copied (retained) in each function it passes.
     private func respond(to head: some RequestHead, session: String?, scopedPath: String?, catalog: StubCatalog,
-                         releasedFromHold: Bool) -> ResponsePlan {
+                         overrides: any OverrideSource, releasedFromHold: Bool) -> ResponsePlan {
         var plan: ResponsePlan
         // The prefix test comes first and compares bytes: a plain request pays for nothing more.
         if StubResponder.isAdminPath(head.path), let admin {
@@ -62,14 +66,14 @@ package final class StubResponder: Sendable {
             if case .reply(let reply) = plan.response { plan.status = reply.status }
             plan.journaled = false
         } else {
-            plan = planner.plan(head, catalog: catalog, overrides: control, session: session, releasedFromHold: releasedFromHold)
+            plan = planner.plan(head, catalog: catalog, overrides: overrides, session: session, releasedFromHold: releasedFromHold)
             if plan.unmatched, let unmatched {
                 // The whole request goes upstream; the answer may take long, and no thread waits for it.
                 let call = head.snapshot()
                 plan.response = .deferred(DeferredReply(start: { done in unmatched.reply(to: call, done: done) }))
                 plan.proxied = true
             }
-            if checksContract, !plan.hold, let contract, let route = plan.route { check(&plan, head, route: route, contract: contract) }
+            if checksContract, !plan.hold, plan.stepToken == nil, let contract, let route = plan.route { check(&plan, head, route: route, contract: contract) }
         }
         // Written only when set: nil is what a plan has, and a write checks its storage's owner.
         if let session { plan.session = session }

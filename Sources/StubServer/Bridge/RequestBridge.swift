@@ -165,6 +165,11 @@ final class RequestBridge: Sendable {
                 suspensions.resumeEarly(ticket)
             }
             return .proceed
+        case .suspendFor(let until, let start):
+            guard let ticket = suspend(connection, context, until: until) else { return .close }
+            let suspensions = self.suspensions
+            start { suspensions.resumeEarly(ticket) }
+            return .proceed
         case .writeRaw(let bytes, let next):
             if let socket = connection.socket { FaultInjector.write(bytes, to: socket) }
             guard case .suspend(let until) = next else { return .close }

@@ -68,12 +68,12 @@ final class StoreFixture: @unchecked Sendable {
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the store did not answer on \(port)"])
     }
 
-    /// Stops the server (saving first when it persists) and waits for it to end. Asked with
     /// Pauses (SIGSTOP) or resumes (SIGCONT) the store: connected, silent.
     func pause(_ paused: Bool) {
         if let running = process { kill(running.pid, paused ? SIGSTOP : SIGCONT) }
     }
 
+    /// Stops the server (saving first when it persists) and waits for it to end. Asked with
     /// SHUTDOWN, not SIGTERM: a child of the test process may start with SIGTERM blocked.
     func stop() {
         guard let running = process else { return }

@@ -1,19 +1,18 @@
-import StubCore
-import StubSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// One thread that runs blocking jobs in turn (reloads asked for through the admin API), so a
-/// crowd of such requests costs one thread, not one each.
-final class SerialWorker: Sendable {
+/// One thread that runs jobs in turn, in the order they were queued: blocking work (a reload, a
+/// fleet's admin call, a call to the fleet's store) costs this one thread, not one per request,
+/// and never a thread that serves requests.
+package final class SerialWorker: Sendable {
     private let jobs = Locked<[@Sendable () -> Void]>([])
     private let wake: (read: Int32, write: Int32)
     private let thread: StoppableThread
 
-    init() throws(SystemCallError) {
+    package init() throws(SystemCallError) {
         var fds: [Int32] = [-1, -1]
         try SystemCall.run("pipe") { pipe(&fds) }
         let ends = (read: fds[0], write: fds[1])
@@ -26,7 +25,10 @@ final class SerialWorker: Sendable {
                 var scratch = [UInt8](repeating: 0, count: 64)
                 while (try? SystemCall.run("poll", { poll(&fds, 2, -1) })) != nil, fds[0].revents == 0 {
                     while scratch.withUnsafeMutableBytes({ read(ends.read, $0.baseAddress, $0.count) }) > 0 {}
-                    while let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { job() }
+                    // Taken as a batch: a queue of thousands is not shifted once per job.
+                    while case let batch = jobs.withLock({ j -> [@Sendable () -> Void] in defer { j = [] }; return j }), !batch.isEmpty {
+                        for job in batch { job() }
+                    }
                 }
             }
         } catch {
@@ -37,14 +39,14 @@ final class SerialWorker: Sendable {
     }
 
     /// Queues `job`; it runs on the worker thread after those queued before it.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    package func submit(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
     }
 
     /// Stops the thread after the job it is running, and waits for it; queued jobs are dropped.
-    func stop() {
+    package func stop() {
         thread.stop()
         close(wake.read)
         close(wake.write)
