@@ -33,16 +33,25 @@ extension RedisConnection {
     }
 
     /// Reads what the plain socket has (poll said readable) into hiredis's reader; the count.
-    static func readOnce(_ context: UnsafeMutablePointer<redisContext>) throws(StoreError) -> Int {
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        let got = buffer.withUnsafeMutableBytes { read(context.pointee.fd, $0.baseAddress, $0.count) }
+    func readOnce(_ context: UnsafeMutablePointer<redisContext>) throws(StoreError) -> Int {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 1)
+        defer { buffer.deallocate() }
+        let got = read(context.pointee.fd, buffer.baseAddress, buffer.count)
         if got < 0 && (errno == EINTR || errno == EAGAIN) { return 0 }
         guard got > 0 else {
             throw StoreError(description: got == 0 ? "the store closed the connection" : "cannot read from the store: \(String(cString: strerror(errno)))")
         }
-        let fed = buffer.withUnsafeBytes { redisReaderFeed(context.pointee.reader, $0.baseAddress?.assumingMemoryBound(to: CChar.self), got) }
-        guard fed == REDIS_OK else { throw StoreError(description: "the store's reply could not be read") }
+        try feed(context.pointee.reader, UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
         return got
+    }
+
+    /// Hands bytes read to hiredis's reader, once `RESPScanner` found nothing in them that would
+    /// make hiredis allocate more than a reply may hold.
+    func feed(_ reader: UnsafeMutablePointer<redisReader>, _ bytes: UnsafeRawBufferPointer) throws(StoreError) {
+        try scanner.scan(bytes)
+        guard redisReaderFeed(reader, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) == REDIS_OK else {
+            throw StoreError(description: "the store's reply could not be read")
+        }
     }
 
     /// Throws once one reply has taken more than `maxReplyBytes`.

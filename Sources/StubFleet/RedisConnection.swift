@@ -21,6 +21,8 @@ final class RedisConnection: @unchecked Sendable {
     private let transport: Transport
     /// Formatted commands not sent yet (TLS; hiredis keeps its own for plain TCP).
     private var outbox: [UInt8] = []
+    /// Every byte read passes it before hiredis sees it (see `feed`).
+    var scanner = RESPScanner(maxReplyBytes: RedisConnection.maxReplyBytes)
     /// How long one call (a command or a pipeline, every reply whole) may take in all.
     let budgetMs: Int
     let cutoff: StoreCutoff?
@@ -158,22 +160,21 @@ final class RedisConnection: @unchecked Sendable {
                     return RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
                 }
                 try waitFor(POLLIN, on: context.pointee.fd, until: deadline)
-                received += try RedisConnection.readOnce(context)
+                received += try readOnce(context)
                 try RedisConnection.check(received)
             }
         case .tls(let channel, let reader):
             if !outbox.isEmpty {
-                try waitFor(POLLOUT, on: channel.descriptor, until: deadline)
-                try channel.send(outbox)
+                try channel.send(outbox) { () throws(StoreError) in try waitFor(POLLOUT, on: channel.descriptor, until: deadline) }
                 outbox = []
             }
             while true {
                 if let reply = try RedisConnection.read(reader) { return reply }
                 // Bytes GnuTLS decrypted already are not seen by poll.
                 if channel.pending == 0 { try waitFor(POLLIN, on: channel.descriptor, until: deadline) }
-                try channel.receive(wait: false) { bytes in
+                try channel.receive { bytes throws(StoreError) in
                     received += bytes.count
-                    _ = redisReaderFeed(reader, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count)
+                    try feed(reader, bytes)
                 }
                 try RedisConnection.check(received)
             }
@@ -198,11 +199,11 @@ final class RedisConnection: @unchecked Sendable {
     func readAvailable() throws(StoreError) {
         switch transport {
         case .plain(let context):
-            guard redisBufferRead(context) == REDIS_OK else { throw StoreError(description: errorText) }
+            _ = try readOnce(context)
         case .tls(let channel, let reader):
             // GnuTLS may hold decrypted bytes that poll cannot see: take them all now.
             repeat {
-                try channel.receive(wait: false) { bytes in _ = redisReaderFeed(reader, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count) }
+                try channel.receive { bytes throws(StoreError) in try feed(reader, bytes) }
             } while channel.pending > 0
         }
     }

@@ -6,11 +6,13 @@ import Glibc
 import Darwin
 #endif
 
-/// TLS to the store (`rediss://`): a blocking TCP socket with read and write timeouts, and one
-/// GnuTLS client session over it whose certificate is checked against the store's host name and
-/// the system's authorities plus `--state-ca`. Debian's hiredis (0.14) has no TLS, so
+/// TLS to the store (`rediss://`): a TCP socket, non-blocking once connected, and one GnuTLS
+/// client session over it whose certificate is checked against the store's host name and the
+/// system's authorities plus `--state-ca`. Debian's hiredis (0.14) has no TLS, so
 /// `RedisConnection` formats commands and parses replies with hiredis and moves the bytes here.
-/// The one adapter for this socket, its session and its credentials.
+/// Non-blocking, so that no GnuTLS call waits on the socket: a record that trickles in a byte at
+/// a time ends a call at its deadline, not at a socket timeout each byte starts again. The one
+/// adapter for this socket, its session and its credentials.
 final class StoreTLSChannel {
     let descriptor: Int32
     private let timeoutMs: Int
@@ -55,13 +57,14 @@ final class StoreTLSChannel {
         gnutls_transport_set_push_function(open) { transport, data, count in
             LibC.sendNoSignal(Int32(truncatingIfNeeded: Int(bitPattern: transport)), data, count)
         }
-        // Each try waits at most the socket's timeout; a server that never answers (or is not a
-        // TLS server at all) fails once the whole timeout has passed, not never.
+        // The whole handshake ends within the timeout: a server that never answers, is not a TLS
+        // server at all, or trickles its records, fails then.
         let deadline = MonotonicClock.now() + UInt64(timeoutMs) * 1_000_000
         var result: Int32
         repeat {
             result = gnutls_handshake(open)
-        } while (result == GNUTLS_E_AGAIN || result == GNUTLS_E_INTERRUPTED) && MonotonicClock.now() < deadline
+        } while (result == GNUTLS_E_AGAIN || result == GNUTLS_E_INTERRUPTED)
+                    && StoreTLSChannel.wait(fd, gnutls_record_get_direction(open) == 1 ? POLLOUT : POLLIN, until: deadline)
         guard result == GNUTLS_E_SUCCESS else {
             if result == GNUTLS_E_AGAIN || result == GNUTLS_E_INTERRUPTED {
                 throw StoreError(description: "no TLS answer from \(host):\(port) within \(timeoutMs) ms (is it a TLS port?)")
@@ -86,43 +89,48 @@ final class StoreTLSChannel {
         close(descriptor)
     }
 
-    /// Sends all of `bytes`; throws when the store went away or took longer than the timeout.
-    func send(_ bytes: [UInt8]) throws(StoreError) {
+    /// Sends all of `bytes`; `blocked` waits until the socket takes more (it throws once the
+    /// call's time is up). Throws when the store went away.
+    func send(_ bytes: [UInt8], blocked: () throws(StoreError) -> Void) throws(StoreError) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { gnutls_record_send(session, $0.baseAddress! + offset, $0.count - offset) }
-            if sent == Int(GNUTLS_E_AGAIN) || sent == Int(GNUTLS_E_INTERRUPTED) { continue }
+            if sent == Int(GNUTLS_E_AGAIN) || sent == Int(GNUTLS_E_INTERRUPTED) {
+                // Tried again with the same bytes, as GnuTLS asks.
+                try blocked()
+                continue
+            }
             guard sent > 0 else { throw StoreError(description: "TLS send to the store failed: \(String(cString: gnutls_strerror(Int32(sent))))") }
             offset += sent
         }
     }
 
-    /// Receives what is there and hands it to `take`. With `wait`, waits up to the timeout when
-    /// nothing is; without, returns when nothing is (poll said readable, but it was only a
-    /// post-handshake message).
-    func receive(wait: Bool = true, _ take: (UnsafeRawBufferPointer) -> Void) throws(StoreError) {
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        // GNUTLS_E_AGAIN comes both after a post-handshake message (a TLS 1.3 session ticket: try
-        // again at once) and when the socket's read timeout passed (give up).
-        let deadline = MonotonicClock.now() + UInt64(timeoutMs) * 1_000_000
-        var got: Int
-        repeat {
-            got = buffer.withUnsafeMutableBytes { gnutls_record_recv(session, $0.baseAddress, $0.count) }
-        } while wait && (got == Int(GNUTLS_E_AGAIN) || got == Int(GNUTLS_E_INTERRUPTED)) && MonotonicClock.now() < deadline
-        if got == Int(GNUTLS_E_AGAIN) || got == Int(GNUTLS_E_INTERRUPTED) {
-            if !wait { return }
-            throw StoreError(description: "the store did not answer in time")
-        }
+    /// Hands what is there to `take`, once; nothing when no whole record is there yet (poll said
+    /// readable, but it was part of a record or a post-handshake message).
+    func receive(_ take: (UnsafeRawBufferPointer) throws(StoreError) -> Void) throws(StoreError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16_384, alignment: 1)
+        defer { buffer.deallocate() }
+        let got = gnutls_record_recv(session, buffer.baseAddress, buffer.count)
+        if got == Int(GNUTLS_E_AGAIN) || got == Int(GNUTLS_E_INTERRUPTED) { return }
         guard got > 0 else {
             throw StoreError(description: got == 0 ? "the store closed the connection" : "TLS receive failed: \(String(cString: gnutls_strerror(Int32(got))))")
         }
-        buffer.withUnsafeBytes { take(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
+        try take(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
+    }
+
+    /// Waits until `fd` is ready for `event` or `deadline` (monotonic ns) passes; false then.
+    private static func wait(_ fd: Int32, _ event: Int32, until deadline: UInt64) -> Bool {
+        let now = MonotonicClock.now()
+        guard now < deadline else { return false }
+        var ready = pollfd(fd: fd, events: Int16(event), revents: 0)
+        _ = poll(&ready, 1, Int32(min(1000, (deadline - now + 999_999) / 1_000_000)))
+        return true
     }
 
     /// Bytes GnuTLS has decrypted but not handed out yet (poll cannot see them).
     var pending: Int { gnutls_record_check_pending(session) }
 
-    /// A connected TCP socket to `host:port`, with `timeoutMs` for connecting, reading and writing.
+    /// A TCP socket connected to `host:port` within `timeoutMs`, non-blocking from then on.
     private static func openSocket(host: String, port: Int, timeoutMs: Int) throws(StoreError) -> Int32 {
         var hints = addrinfo()
         hints.ai_socktype = LibC.streamType
@@ -138,10 +146,12 @@ final class StoreTLSChannel {
             candidate = info.pointee.ai_next
             let fd = socket(info.pointee.ai_family, LibC.streamSocket, info.pointee.ai_protocol)
             guard fd >= 0 else { continue }
-            // SO_SNDTIMEO bounds connect too (Linux); both bound every read and write after it.
+            // SO_SNDTIMEO bounds connect (Linux); after it, the socket does not block at all.
             _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-            _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-            if connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
+            if connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                return fd
+            }
             why = String(cString: strerror(errno))
             close(fd)
         }
