@@ -82,7 +82,7 @@ def run(binary, mode, tls):
     base = re.search(r"http://[\d.]+:\d+", line).group(0)
     done = threading.Event()
     if mode == "paused+seq":
-        admin(base, "PUT", "/routes/app/users", '{"sequence": ' + json.dumps(["503", "500"] * 5000) + '}')
+        admin(base, "PUT", "/routes/app/users", '{"sequence": ' + json.dumps(["503", "500"] * 500) + '}')
     if mode.startswith("paused"):
         store.send_signal(signal.SIGSTOP)
     if mode == "killed":

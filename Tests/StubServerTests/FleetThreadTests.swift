@@ -44,6 +44,7 @@ struct FleetThreadTests {
             let slowest = answers.map(\.took).max() ?? 0
             #expect(during.count >= 3, "\(asking): \(during.count) plain answers while the store's call ran (\(answers.count) in all)")
             #expect(slowest < 0.15, "\(asking): the slowest plain answer took \(slowest) s")
+            print("store call for \(asking): \(during.count) plain answers inside its \(window) s, slowest \(slowest) s")
             if asking == "sequence step" {
                 // The step was taken from the local count once the store did not answer.
                 #expect(try await slow.value == 503)
