@@ -11,7 +11,10 @@
    status when served, and the server's start time and RSS.
 
 The material is read from ../shared/corpus (or --corpus). Without it, this prints where to get it
-and exits 0 having run nothing.
+and exits 0 having run nothing. More documents, fetched by hand and kept outside the repository,
+join the table with --document "TITLE=PATH" (repeatable), e.g. Spotify's, from
+github.com/sonallux/spotify-web-api: official-spotify-open-api.yml (as Spotify publishes it) and
+fixed-spotify-open-api.yml (with that project's corrections).
 """
 import argparse
 import http.client
@@ -145,6 +148,8 @@ def main():
     parser.add_argument("--config", default="release", choices=["release", "debug"])
     parser.add_argument("--failures", action="store_true", help="list each failed and skipped suite case")
     parser.add_argument("--binary", help="a stubd to run the documents through instead of this checkout's (an older build, for a before column)")
+    parser.add_argument("--document", action="append", default=[], metavar="TITLE=PATH",
+                        help="one more OpenAPI document, outside the corpus (fetched by hand)")
     args = parser.parse_args()
     if not os.path.isdir(args.corpus):
         print(f"conformance: no corpus at {args.corpus}; nothing run.\n"
@@ -163,6 +168,8 @@ def main():
         sys.stdout.flush()
         subprocess.run([runner, "schema-suite", suite] + (["--failures"] if args.failures else []), check=True)
     documents = [(t, r) for t, r in DOCUMENTS + oai_examples(args.corpus) if os.path.exists(os.path.join(args.corpus, r))]
+    # An absolute path is kept as it is by os.path.join.
+    documents += [tuple(item.split("=", 1)) for item in args.document]
     scratch = tempfile.mkdtemp(prefix="stubd-conformance-")
     try:
         rows = [document_row(binary, args.corpus, title, relative, scratch) for title, relative in documents]

@@ -19,6 +19,7 @@ package struct DriftCheck {
     package init(catalog: StubCatalog, document: OpenAPIDocument) {
         let compiler = document.compiler()
         var used = Set<String>()
+        var matched: [(route: Route, operation: OpenAPIDocument.Operation)] = []
         // GraphQL operation routes share one endpoint; an OpenAPI document does not describe them.
         for route in catalog.routes where route.operation == nil {
             guard let operation = document.operation(method: route.method, fullPath: route.fullPath) else {
@@ -26,15 +27,29 @@ package struct DriftCheck {
                 continue
             }
             used.insert(operation.pointer)
+            matched.append((route, operation))
             for variant in route.variants where variant.fault == nil && variant.stream == nil {
                 check(variant, route: route, operation: operation, document: document, compiler: compiler)
             }
         }
-        for operation in document.operations where !used.contains(operation.pointer) {
+        for operation in document.operations where !used.contains(operation.pointer) && !DriftCheck.folded(operation, into: matched) {
             let id = operation.operationID.map { " (\($0))" } ?? ""
             warnings.append("\(document.file): \(operation.method) \(document.basePath)\(operation.path)\(id) has no route")
         }
         warnings += compiler.warnings.map { "\(document.file): \($0)" }
+    }
+
+    /// True for an operation whose path key carries a query (`/items?beta=true`) that a route
+    /// of the same method and path serves as a variant chosen by that query, as `import-openapi`
+    /// writes it.
+    static func folded(_ operation: OpenAPIDocument.Operation, into matched: [(route: Route, operation: OpenAPIDocument.Operation)]) -> Bool {
+        guard !operation.query.isEmpty else { return false }
+        let shape = OpenAPIDocument.shape(operation.path)
+        return matched.contains { route, served in
+            route.method == operation.method && OpenAPIDocument.shape(served.path) == shape && route.variants.contains { variant in
+                operation.query.allSatisfy { variant.condition?.query[$0.name] == $0.value }
+            }
+        }
     }
 
     private mutating func check(_ variant: Variant, route: Route, operation: OpenAPIDocument.Operation, document: OpenAPIDocument, compiler: SchemaCompiler) {

@@ -37,8 +37,9 @@ package struct OpenAPIImporter {
             while folders.contains(folder.lowercased()) { folder = "\(folder)-\(n)"; n += 1 }
             var builder = RouteFileBuilder(service: self.service, folder: folder, document: document, synthesizer: synthesizer, compiler: compiler, envelope: envelope)
             for operation in group { builder.add(operation) }
+            skipped += builder.skipped
             guard let written = builder.finish(primary) else {
-                skipped.append("\(primary.name): no responses; nothing to stub")
+                if builder.skipped.isEmpty { skipped.append("\(primary.name): no responses; nothing to stub") }
                 continue
             }
             folders.insert(folder.lowercased())

@@ -16,6 +16,8 @@ struct RouteFileBuilder {
     private var defaultName: String?
     private var files: [CaptureLayout.File] = []
     private var warnings: [String] = []
+    /// Responses left out because no body could be made that fits their schema, one line each.
+    private(set) var skipped: [String] = []
 
     init(service: String, folder: String, document: OpenAPIDocument, synthesizer: SchemaSynthesizer, compiler: SchemaCompiler, envelope: ErrorEnvelopeGuess) {
         self.service = service
@@ -39,24 +41,27 @@ struct RouteFileBuilder {
             var name = String(status) + tag
             var n = 2
             while names.contains(name) { name = "\(status)\(tag)-\(n)"; n += 1 }
-            names.append(name)
-            if (200...299).contains(status) { success.append(status) }
             var variant: [(key: String, value: JSONValue)] = []
             if let when { variant.append(("when", when)) }
             if status >= 400, envelope.template != nil, envelope.matches(response.schema) {
                 let message = response.description.isEmpty ? HTTPStatusText.reason(status) : response.description
                 variant.append(("error", .object([("title", .string(HTTPStatusText.reason(status))), ("message", .string(message))])))
             } else if response.schema != nil || response.example != nil {
-                files.append(CaptureLayout.File(path: "\(service)/\(folder)/\(name).json", bytes: OpenAPIImporter.pretty(body(for: response, operation: operation, file: "\(name).json"))))
+                // A body that would break its own schema is not written: the response is left
+                // out and said so, the operation's other responses are written.
+                guard let made = body(for: response, operation: operation, file: "\(name).json") else { continue }
+                files.append(CaptureLayout.File(path: "\(service)/\(folder)/\(name).json", bytes: OpenAPIImporter.pretty(made)))
             }
+            names.append(name)
+            if (200...299).contains(status) { success.append(status) }
             variants.append((name, .object(variant)))
         }
         if primary, let lowest = success.min() { defaultName = String(lowest) }
     }
 
     /// The document's example (kept even when it breaks the schema, with a warning), else a
-    /// value made from the schema.
-    private mutating func body(for response: OpenAPIDocument.Response, operation: OpenAPIDocument.Operation, file: String) -> JSONValue {
+    /// value made from the schema; nil, with the response in `skipped`, when none fits it.
+    private mutating func body(for response: OpenAPIDocument.Response, operation: OpenAPIDocument.Operation, file: String) -> JSONValue? {
         let at = "\(service)/\(folder)/\(file)"
         for example in response.examples {
             guard let value = example.value else {
@@ -68,10 +73,16 @@ struct RouteFileBuilder {
             }
             return value
         }
-        return synthesizer.value(response.schema, location: "\(at) (\(operation.pointer)/responses/\(response.status))")
+        let pointer = "\(operation.pointer)/responses/\(response.status)"
+        let made = synthesizer.fittingValue(response.schema, location: pointer)
+        if let problem = made.problem {
+            skipped.append("\(operation.name) → \(response.status) (\(pointer)): no body stubd can make fits its schema (\(problem)); the operation's other responses are written")
+            return nil
+        }
+        return made.value
     }
 
-    /// The route's files, a summary line and warnings; nil when no operation had a response.
+    /// The route's files, a summary line and warnings; nil when no response could be written.
     func finish(_ primary: OpenAPIDocument.Operation) -> (files: [CaptureLayout.File], summary: String, warnings: [String])? {
         guard !variants.isEmpty else { return nil }
         var route: [(key: String, value: JSONValue)] = [("method", .string(primary.method)), ("path", .string(primary.path))]

@@ -6,11 +6,12 @@ import StubSchema
 /// date), a string a `pattern` matches, numbers inside their bounds, and for objects the
 /// required keys (all keys with `allKeys`), `allOf` parts merged with what each requires. Where
 /// a schema offers choices (`oneOf`, `anyOf`), the first that makes a valid value wins, checked
-/// with the validator itself. A schema that contains itself (a tree) stops where it would
+/// with the validator itself; for `oneOf`, valid for that option alone (see `choose`). A schema that contains itself (a tree) stops where it would
 /// repeat: an empty array, or the key left out.
 final class SchemaSynthesizer {
     let document: OpenAPIDocument
-    let allKeys: Bool
+    /// Optional keys too; set for a while by `choose` when a value must tell `oneOf` options apart.
+    var allKeys: Bool
     let compiler: SchemaCompiler
     /// What could not be made to fit, one line each (a schema that admits no value stubd can make).
     private(set) var warnings: [String] = []
@@ -25,13 +26,16 @@ final class SchemaSynthesizer {
 
     /// A value for `schema`, checked against it; `location` names it in warnings.
     func value(_ schema: JSONValue?, location: String = "") -> JSONValue {
-        guard let schema else { return .null }
+        let made = fittingValue(schema, location: location)
+        if let problem = made.problem { warnings.append("\(location): the body made from the schema does not fit it: \(problem)") }
+        return made.value
+    }
+
+    /// A value for `schema`, and the first way it breaks the schema when none could be made that fits.
+    func fittingValue(_ schema: JSONValue?, location: String = "") -> (value: JSONValue, problem: String?) {
+        guard let schema else { return (.null, nil) }
         let made = make(schema) ?? .null
-        let problems = compiler.compile(schema, location: location).validate(made)
-        if let first = problems.first {
-            warnings.append("\(location): the body made from the schema does not fit it: \(first)")
-        }
-        return made
+        return (made, compiler.compile(schema, location: location).validate(made).first.map { "\($0)" })
     }
 
     /// True when `value` fits `schema`.
@@ -91,18 +95,63 @@ final class SchemaSynthesizer {
         return nil
     }
 
-    /// The first option (`oneOf`: that matches exactly one option) that makes a valid value.
+    /// The first option that makes a value valid for the whole schema; for `oneOf`, valid for
+    /// that option alone. A value made the plain way often fits several options (their required
+    /// keys alike); each option is then tried with the discriminator's value for it, with its
+    /// optional keys filled (where the options differ, as an array of objects against one of
+    /// strings), and with the next variant of its values, before the next option. Nil options
+    /// fail; when none fits, the first value made, which the caller reports.
     private func choose(_ options: [JSONValue], from flat: JSONValue, key: String, variant: Int) -> JSONValue? {
         var first: JSONValue?
+        var combined = flat
+        combined.remove(key)
         for option in options {
-            var combined = flat
-            combined.remove(key)
-            let candidate = make(SchemaSynthesizer.merge(combined, document.dereferenced(option) ?? option), variant: variant)
-            guard let candidate else { continue }
-            if first == nil { first = candidate }
-            if fits(candidate, flat) { return candidate }
+            let schema = SchemaSynthesizer.merge(combined, document.dereferenced(option) ?? option)
+            let tag = discriminator(flat, for: option)
+            // With `allKeys` already on, the first two tries are one.
+            let tries = [(allKeys, variant), (true, variant), (allKeys, variant + 1), (true, variant + 1)]
+            for (i, attempt) in tries.enumerated() where !tries[..<i].contains(where: { $0 == attempt }) {
+                guard let plain = made(schema, allKeys: attempt.0, variant: attempt.1) else { break }
+                // The discriminator's value first; a document whose values break its own
+                // schemas (no mapping, and an enum of other names) gets the value as made.
+                var candidates = [plain]
+                if let tag, case .object(var members) = plain {
+                    members.removeAll { $0.key == tag.property }
+                    members.insert((tag.property, .string(tag.value)), at: 0)
+                    candidates.insert(.object(members), at: 0)
+                }
+                for candidate in candidates {
+                    if first == nil { first = candidate }
+                    if fits(candidate, flat) { return candidate }
+                }
+                // `anyOf` takes any option that fits; only `oneOf` needs the search.
+                if key != "oneOf" { break }
+            }
         }
         return first
+    }
+
+    /// A value made with `allKeys` as given for the while.
+    private func made(_ schema: JSONValue, allKeys: Bool, variant: Int) -> JSONValue? {
+        let kept = self.allKeys
+        self.allKeys = allKeys
+        defer { self.allKeys = kept }
+        return make(schema, variant: variant)
+    }
+
+    /// The discriminator's property and its value for `option` (a `$ref`): the mapping's key
+    /// for it, else the referenced schema's name. A mapping names a schema by a ref (which the
+    /// loaded document may have made longer: it is compared by its end) or by its bare name.
+    private func discriminator(_ flat: JSONValue, for option: JSONValue) -> (property: String, value: String)? {
+        guard case .string(let property)? = flat["discriminator"]?["propertyName"], case .string(let ref)? = option["$ref"],
+              let name = ref.split(separator: "/").last.map(String.init) else { return nil }
+        if case .object(let mapping)? = flat["discriminator"]?["mapping"] {
+            for (value, target) in mapping {
+                guard case .string(let target) = target else { continue }
+                if target.contains("/") ? ref.hasSuffix(target.drop { $0 != "#" }) : target == name { return (property, value) }
+            }
+        }
+        return (property, name)
     }
 
     /// `type`, or the first non-null of a 3.1 type array; objects when only `properties` say so.

@@ -9,7 +9,8 @@ import Darwin
 #endif
 
 /// `stubd import-openapi SPEC --stubs DIR`: stubs from an OpenAPI document, checked against it.
-/// The import is all or nothing: the files are put in place, loaded with what was there and
+/// An operation or response that cannot be stubbed true to the document is reported and left
+/// out; the rest is written together: the files are put in place, loaded with what was there and
 /// checked against the document, and taken back if any of that fails.
 enum ImportOpenAPICommand {
     static let usage = """
@@ -23,11 +24,12 @@ enum ImportOpenAPICommand {
       --all-keys              Fill optional keys too in bodies made from schemas
       --overwrite             Replace existing route folders and _service.json
       --spec-root DIR         Folder that file $refs may reach (default: the document's folder)
+      --strict                Exit 1 when anything was skipped or warned about (still written)
       -h, --help              Show this help
     """
 
     struct Options {
-        var stubs = "", service: String?, allKeys = false, overwrite = false, specRoot: String?, spec = ""
+        var stubs = "", service: String?, allKeys = false, overwrite = false, specRoot: String?, spec = "", strict = false
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -39,6 +41,7 @@ enum ImportOpenAPICommand {
             case "--service": options.service = try scanner.folderName(for: option)
             case "--all-keys": options.allKeys = true
             case "--overwrite": options.overwrite = true
+            case "--strict": options.strict = true
             case "--spec-root": options.specRoot = try scanner.value(for: option)
             default: throw ArgumentScanner.unknown(option)
             }
@@ -89,6 +92,11 @@ enum ImportOpenAPICommand {
         for line in importer.summary { print("  \(line)") }
         print("\(options.stubs): OK, \(drift.routes) routes (stubd check), true to \(options.spec)"
               + (drift.documentExamples.isEmpty ? "" : " but for \(drift.documentExamples.count) problem(s) in the document's own examples"))
+        print("\(importer.routeCount) written, \(importer.skipped.count) skipped, \(importer.warnings.count) warning(s)")
+        if options.strict && !(importer.skipped.isEmpty && importer.warnings.isEmpty) {
+            StubdCommand.printError("stubd: --strict: \(importer.skipped.count) skipped and \(importer.warnings.count) warning(s) above")
+            return 1
+        }
         return 0
     }
 
