@@ -19,7 +19,11 @@ package struct DriftCheck {
     package init(catalog: StubCatalog, document: OpenAPIDocument) {
         let compiler = document.compiler()
         var used = Set<String>()
-        var matched: [(route: Route, operation: OpenAPIDocument.Operation)] = []
+        // Operations that share a method and path, told apart by a query or fragment in their key.
+        var siblings: [String: [OpenAPIDocument.Operation]] = [:]
+        for operation in document.operations where !(operation.query.isEmpty && operation.fragment == nil) {
+            siblings[OpenAPIDocument.shapeKey(operation.method, document.basePath + operation.path), default: []].append(operation)
+        }
         // GraphQL operation routes share one endpoint; an OpenAPI document does not describe them.
         for route in catalog.routes where route.operation == nil {
             guard let operation = document.operation(method: route.method, fullPath: route.fullPath) else {
@@ -27,28 +31,31 @@ package struct DriftCheck {
                 continue
             }
             used.insert(operation.pointer)
-            matched.append((route, operation))
-            for variant in route.variants where variant.fault == nil && variant.stream == nil {
-                check(variant, route: route, operation: operation, document: document, compiler: compiler)
+            let others = siblings[OpenAPIDocument.shapeKey(operation.method, document.basePath + operation.path)] ?? []
+            for variant in route.variants {
+                let own = DriftCheck.operation(of: variant, among: others) ?? operation
+                used.insert(own.pointer)
+                if variant.fault == nil && variant.stream == nil { check(variant, route: route, operation: own, document: document, compiler: compiler) }
             }
         }
-        for operation in document.operations where !used.contains(operation.pointer) && !DriftCheck.folded(operation, into: matched) {
+        for operation in document.operations where !used.contains(operation.pointer) {
             let id = operation.operationID.map { " (\($0))" } ?? ""
             warnings.append("\(document.file): \(operation.method) \(document.basePath)\(operation.path)\(id) has no route")
         }
         warnings += compiler.warnings.map { "\(document.file): \($0)" }
     }
 
-    /// True for an operation whose path key carries a query (`/items?beta=true`) that a route
-    /// of the same method and path serves as a variant chosen by that query, as `import-openapi`
-    /// writes it.
-    static func folded(_ operation: OpenAPIDocument.Operation, into matched: [(route: Route, operation: OpenAPIDocument.Operation)]) -> Bool {
-        guard !operation.query.isEmpty else { return false }
-        let shape = OpenAPIDocument.shape(operation.path)
-        return matched.contains { route, served in
-            route.method == operation.method && OpenAPIDocument.shape(served.path) == shape && route.variants.contains { variant in
-                operation.query.allSatisfy { variant.condition?.query[$0.name] == $0.value }
+    /// The operation of a path key with a query or fragment that `variant` stands for, as
+    /// `import-openapi` writes them: chosen by `when` on that query (`/items?beta=true`), or
+    /// named after the fragment (`200-classifications` for `/schema#classifications`).
+    static func operation(of variant: Variant, among others: [OpenAPIDocument.Operation]) -> OpenAPIDocument.Operation? {
+        others.first { other in
+            if !other.query.isEmpty {
+                return other.query.allSatisfy { variant.condition?.query[$0.name] == $0.value }
             }
+            guard let fragment = other.fragment else { return false }
+            let tag = "-" + OpenAPIImporter.slug(fragment).lowercased()
+            return variant.name.hasSuffix(tag) || variant.name.contains(tag + "-")
         }
     }
 

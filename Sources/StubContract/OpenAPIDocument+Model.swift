@@ -15,6 +15,10 @@ extension OpenAPIDocument {
         /// Query parameters written into the path key (`/items?beta=true`), which some documents
         /// use to tell two operations on one path apart.
         package let query: [(name: String, value: String)]
+        /// What follows `#` in the path key (`/metadata_templates/schema#classifications`): some
+        /// documents write two operations on one path so. No request carries it (a fragment is
+        /// never sent), so nothing in a request tells such an operation apart.
+        package var fragment: String? = nil
         /// `operationId`, if any.
         package let operationID: String?
         /// Parameters (path-level ones merged in), resolved.
@@ -28,8 +32,10 @@ extension OpenAPIDocument {
         /// Where the operation is written: `/paths/~1users/get`.
         package let pointer: String
 
-        /// `GET /users/{id}` (with the query of the path key, if any).
-        package var name: String { "\(method) \(path)\(query.isEmpty ? "" : "?" + query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))" }
+        /// `GET /users/{id}` (with the query and fragment of the path key, if any).
+        package var name: String {
+            "\(method) \(path)\(query.isEmpty ? "" : "?" + query.map { "\($0.name)=\($0.value)" }.joined(separator: "&"))\(fragment.map { "#" + $0 } ?? "")"
+        }
     }
 
     /// A request body for one media type.

@@ -70,7 +70,13 @@ package final class OpenAPIDocument: Sendable {
         var index: [String: Int] = [:]
         for (i, operation) in operations.enumerated() {
             let key = OpenAPIDocument.shapeKey(operation.method, basePath + operation.path)
-            if index[key] == nil { index[key] = i }
+            // The operation without a query or fragment in its path key answers for the path.
+            let plain = operation.query.isEmpty && operation.fragment == nil
+            if let held = index[key] {
+                let heldPlain = operations[held].query.isEmpty && operations[held].fragment == nil
+                if heldPlain || !plain { continue }
+            }
+            index[key] = i
         }
         byShape = index
         try OpenAPIDocument.checkRefCycles(files: files, file: path, kind: kind)

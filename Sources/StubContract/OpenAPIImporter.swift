@@ -7,7 +7,8 @@ import StubSchema
 /// path), a variant per documented status with the body from the document's example, or a
 /// value made from the schema that fits it; the lowest 2xx is the default. Operations that
 /// differ only by a query written into the path key (`/items?beta=true`) share one route, the
-/// second one's variants chosen by `when` on that query. An error schema shared by the
+/// second one's variants chosen by `when` on that query; one that differs by a fragment
+/// (`/schema#classifications`, which no request carries) adds variants chosen by name only. An error schema shared by the
 /// 4xx/5xx responses, with string fields for a title or message, becomes the service's
 /// `errorEnvelope`, and those responses `error` variants.
 package struct OpenAPIImporter {
@@ -71,8 +72,9 @@ package struct OpenAPIImporter {
             }
             let key = operation.method + " " + OpenAPIDocument.shape(operation.path).joined(separator: "/")
             if let i = index[key] {
-                // The operation without a query leads the group; others add `when` variants.
-                if operation.query.isEmpty && !groups[i][0].query.isEmpty { groups[i].insert(operation, at: 0) } else { groups[i].append(operation) }
+                // The operation without a query or fragment leads the group; others add variants.
+                let plain = { (o: OpenAPIDocument.Operation) in o.query.isEmpty && o.fragment == nil }
+                if plain(operation) && !plain(groups[i][0]) { groups[i].insert(operation, at: 0) } else { groups[i].append(operation) }
             } else {
                 index[key] = groups.count
                 groups.append([operation])

@@ -21,7 +21,7 @@ struct OperationReader {
         var result: [OpenAPIDocument.Operation] = []
         for (key, rawItem) in paths {
             guard let item = OpenAPIDocument.deref(rawItem, files: files) else { continue }
-            let (path, query) = OperationReader.splitQuery(key)
+            let (path, query, fragment) = OperationReader.split(key)
             let shared = parameters(item["parameters"])
             for method in OperationReader.methods {
                 guard let raw = item[method], let op = OpenAPIDocument.deref(raw, files: files), case .object = op else { continue }
@@ -30,12 +30,22 @@ struct OperationReader {
                 let merged = own + shared.filter { s in !own.contains { $0.name == s.name && $0.location == s.location } }
                 let (bodies, required) = kind == .swagger2 ? swaggerBodies(op, parameters: op["parameters"], shared: item["parameters"]) : requestBodies(op["requestBody"])
                 result.append(OpenAPIDocument.Operation(
-                    method: method.uppercased(), path: path, query: query, operationID: op["operationId"]?.scalarText,
+                    method: method.uppercased(), path: path, query: query, fragment: fragment, operationID: op["operationId"]?.scalarText,
                     parameters: merged.filter { $0.location != "body" && $0.location != "formData" }, requestBodies: bodies, bodyRequired: required,
                     responses: responses(op, pointer: pointer + "/responses"), pointer: pointer))
             }
         }
         return result
+    }
+
+    /// `/items?beta=true#v2` → (`/items`, [beta=true], `v2`).
+    static func split(_ key: String) -> (String, [(name: String, value: String)], String?) {
+        guard let hash = key.firstIndex(of: "#") else {
+            let (path, query) = splitQuery(key)
+            return (path, query, nil)
+        }
+        let (path, query) = splitQuery(String(key[..<hash]))
+        return (path, query, String(key[key.index(after: hash)...]))
     }
 
     /// `/items?beta=true` → (`/items`, [beta=true]).

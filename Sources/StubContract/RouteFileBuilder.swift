@@ -31,11 +31,17 @@ struct RouteFileBuilder {
     /// Adds the variants of `operation`; after the first, variant names carry the query
     /// (`200-beta-true`) and a `when` on it.
     mutating func add(_ operation: OpenAPIDocument.Operation) {
+        // The group's first operation gives the default; a query-keyed one alone gives none
+        // (a request without the query would get its variant), a fragment-keyed one does.
         let primary = variants.isEmpty && operation.query.isEmpty
-        let tag = operation.query.isEmpty ? "" : "-" + OpenAPIImporter.slug(operation.query.map { "\($0.name)-\($0.value)" }.joined(separator: "-")).lowercased()
+        var tag = operation.query.isEmpty ? "" : "-" + OpenAPIImporter.slug(operation.query.map { "\($0.name)-\($0.value)" }.joined(separator: "-")).lowercased()
+        if let fragment = operation.fragment {
+            tag += "-" + OpenAPIImporter.slug(fragment).lowercased()
+        }
         let when: JSONValue? = operation.query.isEmpty ? nil
             : .object([("query", .object(operation.query.map { ($0.name, .string($0.value)) }))])
-        var success: [Int] = []
+        var success: [(status: Int, name: String)] = []
+        let before = names.count
         for response in operation.responses {
             guard let status = OpenAPIImporter.status(response.status, others: operation.responses.count) else { continue }
             var name = String(status) + tag
@@ -53,10 +59,14 @@ struct RouteFileBuilder {
                 files.append(CaptureLayout.File(path: "\(service)/\(folder)/\(name).json", bytes: OpenAPIImporter.pretty(made)))
             }
             names.append(name)
-            if (200...299).contains(status) { success.append(status) }
+            if (200...299).contains(status) { success.append((status, name)) }
             variants.append((name, .object(variant)))
         }
-        if primary, let lowest = success.min() { defaultName = String(lowest) }
+        if primary, let lowest = success.min(by: { $0.status < $1.status }) { defaultName = lowest.name }
+        if operation.fragment != nil, names.count > before {
+            warnings.append("\(operation.name) (\(operation.pointer)): a fragment is never sent, so no request can pick this operation; its responses "
+                            + "are variants \(names[before...].joined(separator: ", ")) of \(operation.method) \(operation.path), chosen by name (X-Stub-Variant or an override)")
+        }
     }
 
     /// The document's example (kept even when it breaks the schema, with a warning), else a

@@ -1,0 +1,67 @@
+import Foundation
+import StubCore
+import Testing
+
+/// Box's trick of two operations on one path (`/metadata_templates/schema#classifications`): the
+/// fragment's operation becomes variants of the path's route, chosen by name, said in a warning,
+/// and `check --openapi` checks each variant against its own operation.
+@Suite struct OpenAPIImportFragmentTests {
+    let helper = OpenAPIImportTests()
+
+    @Test func aFragmentInAPathKeyBecomesVariantsChosenByName() async throws {
+        let root = try helper.folder()
+        let spec = try helper.write("""
+        openapi: 3.0.3
+        info: {title: Box Like, version: "1"}
+        paths:
+          /metadata_templates/schema:
+            post:
+              operationId: createTemplate
+              responses:
+                "201": {description: ok, content: {application/json: {schema: {type: object, required: [templateKey], properties: {templateKey: {type: string}}}}}}
+          /metadata_templates/schema#classifications:
+            post:
+              operationId: createClassification
+              responses:
+                "200": {description: ok, content: {application/json: {schema: {type: object, required: [classification], properties: {classification: {type: integer}}}}}}
+          /only#one:
+            get:
+              responses:
+                "200": {description: ok, content: {application/json: {example: {only: true}}}}
+        """, "box.yaml", in: root)
+        let stubs = root.appendingPathComponent("Stubs")
+        let result = try await helper.stubd(["import-openapi", spec, "--stubs", stubs.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("POST /metadata_templates/schema  variants: 201, 200-classifications"), "\(result.stdout)")
+        #expect(result.stderr.contains("POST /metadata_templates/schema#classifications (/paths/~1metadata_templates~1schema#classifications/post): a fragment is never sent"),
+                "\(result.stderr)")
+        let check = try await helper.stubd(["check", stubs.path, "--openapi", spec, "--strict"])
+        #expect(check.exitCode == 0 && !check.stderr.contains("has no route"), "\(check.stdout)\(check.stderr)")
+        try await withServer(stubs: stubs) { server in
+            let plain = try await HTTPClient.fetch(server.url("/metadata_templates/schema"), method: "POST")
+            let named = try await HTTPClient.fetch(server.url("/metadata_templates/schema"), method: "POST", headers: ["X-Stub-Variant": "200-classifications"])
+            #expect(plain.status == 201 && plain.text.contains("templateKey"), "\(plain.status) \(plain.text)")
+            #expect(named.status == 200 && named.text.contains("classification"), "\(named.status) \(named.text)")
+            // A path with only a fragment-keyed operation answers it by default.
+            let only = try await HTTPClient.fetch(server.url("/only"))
+            #expect(only.status == 200 && only.text.contains("only"), "\(only.status) \(only.text)")
+        }
+    }
+
+    @Test func aVariantThatBreaksItsOwnOperationsSchemaIsDrift() async throws {
+        let root = try helper.folder()
+        let spec = try helper.write("""
+        openapi: 3.0.3
+        info: {title: Frag, version: "1"}
+        paths:
+          /a: {get: {responses: {"200": {description: ok, content: {application/json: {schema: {type: object, properties: {x: {type: string}}}}}}}}}
+          /a#b: {get: {responses: {"200": {description: ok, content: {application/json: {schema: {type: object, required: [y], properties: {y: {type: integer}}}}}}}}}
+        """, "frag.yaml", in: root)
+        let stubs = root.appendingPathComponent("Stubs")
+        #expect(try await helper.stubd(["import-openapi", spec, "--stubs", stubs.path]).exitCode == 0)
+        // The fragment's variant edited to fit the path's schema but not its own: drift, named.
+        try Data(#"{"x": "no y"}"#.utf8).write(to: stubs.appendingPathComponent("Frag/get-a/200-b.json"))
+        let check = try await helper.stubd(["check", stubs.path, "--openapi", spec])
+        #expect(check.exitCode == 1 && check.stdout.contains("200-b.json") && check.stdout.contains("GET /a#b → 200"), "\(check.stdout)")
+    }
+}
