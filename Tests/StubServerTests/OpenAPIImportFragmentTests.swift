@@ -2,11 +2,29 @@ import Foundation
 import StubCore
 import Testing
 
-/// Box's trick of two operations on one path (`/metadata_templates/schema#classifications`): the
-/// fragment's operation becomes variants of the path's route, chosen by name, said in a warning,
-/// and `check --openapi` checks each variant against its own operation.
+/// Path keys that carry more than a path. Box's trick of two operations on one path
+/// (`/metadata_templates/schema#classifications`): the fragment's operation becomes variants of
+/// the path's route, chosen by name, said in a warning. OpenAI's `?beta=true`: variants chosen by
+/// `when`. `check --openapi` checks each such variant against its own operation.
 @Suite struct OpenAPIImportFragmentTests {
     let helper = OpenAPIImportTests()
+
+    @Test func theCheckCountsAnOperationImportFoldedByItsQueryAsServed() async throws {
+        let root = try helper.folder()
+        let spec = try helper.write("""
+        openapi: 3.1.0
+        info: { title: Q, version: "1" }
+        paths:
+          /items?beta=true:
+            get: { responses: { "200": { description: ok, content: { application/json: { schema: { type: object, required: [beta], properties: { beta: { type: boolean } } } } } } } }
+          /items:
+            get: { responses: { "200": { description: ok, content: { application/json: { example: { kind: plain } } } } } }
+        """, "q.yaml", in: root)
+        let stubs = root.appendingPathComponent("Stubs")
+        #expect(try await helper.stubd(["import-openapi", spec, "--stubs", stubs.path]).exitCode == 0)
+        let check = try await helper.stubd(["check", stubs.path, "--openapi", spec, "--strict"])
+        #expect(check.exitCode == 0 && !check.stderr.contains("has no route"), "\(check.stdout)\(check.stderr)")
+    }
 
     @Test func aFragmentInAPathKeyBecomesVariantsChosenByName() async throws {
         let root = try helper.folder()

@@ -87,7 +87,7 @@ package struct RequestLifecycle {
     /// The plan, once made.
     package internal(set) var plan: ResponsePlan?
     /// When a hold let the request go: its delay counts from then.
-    private(set) var releasedAt: UInt64?
+    var releasedAt: UInt64?
     /// A fault served in another form (`slow-headers` inside TLS is a delay), for the journal.
     var servedFault: Fault?
     /// True once the client was seen gone while the response was under way.
@@ -107,29 +107,6 @@ package struct RequestLifecycle {
     package mutating func requestComplete(_ request: some LifecycleRequest, catalog: StubCatalog, env: LifecycleEnvironment, now: UInt64) -> LifecycleAction {
         if env.responder.recordsRequests { request.takeCopy() }
         return planned(env.responder.respond(to: request, catalog: catalog), request, env, now: now)
-    }
-
-    /// Starts on a fresh plan: a hold or a wait for the store's sequence step (the request keeps
-    /// its body: it is planned again afterwards), else the plan itself.
-    private mutating func planned(_ plan: consuming ResponsePlan, _ request: some LifecycleRequest, _ env: LifecycleEnvironment,
-                                  now: UInt64) -> LifecycleAction {
-        if let token = plan.stepToken {
-            self.plan = plan
-            let box = StepBox()
-            phase = .awaitingStep(token: token, box: box)
-            let control = env.responder.control
-            return .suspendFor(until: now &+ LifecycleEnvironment.stepWaitNs) { resume in
-                control.takeStep(token: token) { step in
-                    box.deliver(step)
-                    resume()
-                }
-            }
-        }
-        guard plan.hold, plan.routeID != nil else { return proceed(plan, request, env, now: now) }
-        self.plan = plan
-        let until = request.startNs &+ env.holdCapNs
-        phase = .held(until: until, ticket: nil)
-        return .suspend(until: until)
     }
 
     /// The transport suspended the connection under `ticket`: a held request is registered with
@@ -179,25 +156,6 @@ package struct RequestLifecycle {
         }
     }
 
-    /// A held request runs again: released, it is planned afresh; woken by the hold cap or a
-    /// stop, it gets a 503 saying so; its client gone, it ends.
-    private mutating func releasedFromHold(_ request: some LifecycleRequest, catalog: StubCatalog, _ env: LifecycleEnvironment,
-                                           ticket: UInt64?, now: UInt64, stopping: Bool, clientGone: Bool) -> LifecycleAction {
-        let stillHeld = ticket.map { env.responder.control.holdEnded(ticket: $0) } ?? true
-        if clientGone { return end(request, env, now: now, status: 0, fault: nil, clientGone: true) }
-        if stillHeld || stopping {
-            let reply = Reply.error(503, "held response not released", [
-                ("route", plan?.routeID.map(JSONValue.string) ?? .null),
-                ("reason", .string(stopping ? "the server is stopping" : "the hold cap passed")),
-            ])
-            guard var plan else { return .close }
-            plan.status = 503
-            return answer(reply, plan, request, env, now: now)
-        }
-        releasedAt = now
-        return planned(env.responder.respond(to: request, catalog: catalog, releasedFromHold: true), request, env, now: now)
-    }
-
     /// The transport pulls the next piece of a pulled body at `offset`.
     package mutating func pull(at offset: Int, into buffer: UnsafeMutableRawBufferPointer, now: UInt64, stopping: Bool,
                                clientGone: Bool) -> PullResult {
@@ -240,36 +198,6 @@ package struct RequestLifecycle {
         let gone = clientLeft || !cursor.ended
         finishStored(request, env, now: now, status: plan?.status ?? 0, fault: cursor.cut ? .reset : nil,
                      stream: (cursor.next, gone), clientGone: gone)
-    }
-
-    /// True while the request waits (delayed, held, hanging, deferred, trickling its head): if
-    /// its connection ends now, that is journaled with the time it ended.
-    package var isWaiting: Bool {
-        switch phase {
-        case .delayed, .hanging, .held, .deferred, .awaitingStep, .slowHeaders: return true
-        case .receiving, .streaming, .throttling, .truncating, .live, .done: return false
-        }
-    }
-
-    /// The connection ended (answered, or closed under a waiting request). A request that was
-    /// still waiting is journaled as one whose client left, and a hold lets it go.
-    package mutating func connectionEnded(_ request: some LifecycleRequest, env: LifecycleEnvironment, now: UInt64) {
-        switch phase {
-        case .held(_, let ticket):
-            if let ticket { _ = env.responder.control.holdEnded(ticket: ticket) }
-            _ = end(request, env, now: now, status: 0, fault: nil, clientGone: true)
-        case .delayed, .deferred, .awaitingStep:
-            _ = end(request, env, now: now, status: 0, fault: nil, clientGone: true)
-        case .hanging:
-            _ = end(request, env, now: now, status: 0, fault: .hang, clientGone: true)
-        case .slowHeaders:
-            _ = end(request, env, now: now, status: 0, fault: .slowHeaders, clientGone: true)
-        case .live(let cursor):
-            cursor.live.feed.close(cursor.live.reader)
-            phase = .done
-        case .receiving, .streaming, .throttling, .truncating, .done:
-            break
-        }
     }
 
     /// Ends the request without (more of) an answer, journaled as it went.
