@@ -13,8 +13,9 @@ struct RouteBuilder {
     let prefixCount: Int
     let policy: SecretPolicy
 
-    /// Response headers worth keeping, besides a Content-Type the extension would not give.
-    static let keptHeaders: Set<String> = ["link", "cache-control", "etag", "location", "retry-after"]
+    /// Response headers worth keeping, besides a Content-Type the extension would not give. The
+    /// validators (`ETag`, `Last-Modified`) make a replayed revalidation get its `304`.
+    static let keptHeaders: Set<String> = ["link", "cache-control", "etag", "last-modified", "location", "retry-after"]
 
     func build(serviceName: String, report: inout RedactionReport) -> CaptureLayout.Route {
         let first = group.segments[0]

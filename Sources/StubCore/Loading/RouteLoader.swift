@@ -16,7 +16,7 @@ package struct RouteLoader {
 
     /// The methods a route may have.
     package static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
-    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description", "operation", "kind"]
+    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description", "operation", "kind", "etag", "lastModified"]
 
     var routeFile: String { "\(folder)/route.json" }
     /// The file an operation route keeps its GraphQL document in.
@@ -36,6 +36,7 @@ package struct RouteLoader {
         var routeHeaders: [HTTPHeader] = [], defaultName: String?
         var routeDelay = defaults.delay
         var routeThrottle = defaults.throttle
+        var validators = CacheValidatorDefaults()
         var entries: [(key: String, value: JSONValue)] = []
         for (key, value) in members {
             switch key {
@@ -59,6 +60,8 @@ package struct RouteLoader {
             case "default": defaultName = reader.string(value, at: key)
             case "delay": routeDelay = reader.delay(value, at: key) ?? routeDelay
             case "throttle": routeThrottle = reader.throttle(value, at: key) ?? routeThrottle
+            case "etag": validators.etag = reader.entityTag(value, at: key)
+            case "lastModified": validators.lastModified = reader.lastModified(value, at: key)
             case "variants":
                 guard case .object(let list) = value else {
                     reader.fail(key, "expected an object of variant name to variant, found \(value.kindDescription)")
@@ -77,8 +80,9 @@ package struct RouteLoader {
             reader.fail("path", "expected a path outside \(Limits.sessionPathPrefix), which names a session, found \"\(template.text)\"")
         }
         let files = bodyFiles(isOperation: operation != nil || keys.contains("operation"))
-        let context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,
+        var context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,
                                      envelope: defaults.envelope, delay: routeDelay, throttle: routeThrottle)
+        context.validators = validators
         var variants: [Variant] = []
         for (name, value) in entries {
             variants += context.variant(name: name, json: value, file: files[name]).map { [$0] } ?? []

@@ -6,6 +6,7 @@ struct VariantContext {
     let envelope: ErrorEnvelope?
     let delay: DelaySpec?
     let throttle: Int?
+    var validators = CacheValidatorDefaults()
 
     func variant(name: String, json: JSONValue?, file: BodyFile?) -> Variant? {
         let path = ValueReader.join("variants", name)
@@ -14,6 +15,7 @@ struct VariantContext {
             return nil
         }
         var draft = VariantDraft(name: name, file: file, delay: delay, throttle: throttle)
+        (draft.etag, draft.lastModified) = (validators.etag, validators.lastModified)
         if let json, let members = reader.object(json, at: path, allowed: VariantKey.allCases.map(\.rawValue)) {
             for (key, value) in members {
                 guard let known = VariantKey(rawValue: key) else { continue }
@@ -39,6 +41,7 @@ struct VariantContext {
         if let contentType = draft.contentType, draft.body != nil { merged.set("Content-Type", contentType) }
         if let stream, stream.format == .serverSentEvents { merged.set("Cache-Control", "no-cache") }
         for h in baseHeaders + draft.headers { merged.set(h.name, h.value) }
+        setValidators(draft, template: template, stream: stream, into: &merged, at: path)
         return Variant(name: name, status: finalStatus, headers: merged, body: draft.body ?? [], condition: draft.condition,
                        delay: draft.delay, throttleBytesPerSecond: draft.throttle, fault: draft.fault, template: template,
                        description: draft.description, stream: stream, cutAfter: draft.cutAfter,
@@ -75,6 +78,12 @@ struct VariantContext {
                 return
             }
             draft.every = reader.delay(spec, at: ValueReader.join(p, "every"))
+        case .etag:
+            draft.etag = reader.entityTag(value, at: p)
+            draft.ownValidators = true
+        case .lastModified:
+            draft.lastModified = reader.lastModified(value, at: p)
+            draft.ownValidators = true
         case .keepOpen:
             guard case .bool(let flag) = value else { return reader.fail(p, "expected true or false, found \(value.kindDescription)") }
             draft.keepOpen = flag
@@ -85,6 +94,25 @@ struct VariantContext {
                 draft.fault = reader.fault(value, at: p)
             }
         }
+    }
+
+    /// `ETag` and `Last-Modified` from `etag` and `lastModified`; `etag: auto` is made from the
+    /// body's bytes (the first 16 hex digits of their SHA-256), so it changes when the body does.
+    /// The variant's own keys beat the headers; the headers (a capture's) beat the route's keys.
+    private func setValidators(_ draft: VariantDraft, template: ResponseTemplate?, stream: EventStream?, into headers: inout [HTTPHeader], at path: String) {
+        let givenTag = headers.contains { $0.name.lowercased() == "etag" }
+        let givenDate = headers.contains { $0.name.lowercased() == "last-modified" }
+        if let tag = draft.etag, draft.ownValidators || !givenTag {
+            if tag != "auto" {
+                headers.set("ETag", tag)
+            } else if template != nil || stream != nil {
+                reader.fail(ValueReader.join(path, "etag"), "expected a fixed body for \"auto\", found a \(template != nil ? "template" : "stream"), whose bytes differ per request; give the tag itself")
+            } else {
+                let hex = SHA256.digest(draft.body ?? []).prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+                headers.set("ETag", "\"\(hex)\"")
+            }
+        }
+        if let date = draft.lastModified, draft.ownValidators || !givenDate { headers.set("Last-Modified", date) }
     }
 
     /// An `error` object rendered through the service's envelope into the body.

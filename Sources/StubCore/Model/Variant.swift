@@ -27,6 +27,9 @@ public final class Variant: Sendable {
     /// Where the body comes from, for messages: the body file (`app/user/200.json`) or the place in
     /// route.json (`app/user/route.json: variants.404.error`); nil without a body.
     public let bodySource: String?
+    /// Its `ETag` and `Last-Modified`, when its headers have either: a conditional GET is then
+    /// answered `304` when they match (nil for a stream, whose events are not one representation).
+    package let validators: Validators?
 
     /// True when the variant has a `when` and it holds for the request behind `view`, its path
     /// part checked with `path` (the resolved form of it for `route`) when the view allows. The
@@ -53,5 +56,6 @@ public final class Variant: Sendable {
         self.stream = stream
         self.cutAfter = cutAfter
         self.bodySource = bodySource
+        validators = stream == nil ? Validators(headers: headers) : nil
     }
 }
