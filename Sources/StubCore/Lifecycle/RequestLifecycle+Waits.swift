@@ -5,7 +5,7 @@ extension RequestLifecycle {
     /// Starts on a fresh plan: a hold or a wait for the store's sequence step (the request keeps
     /// its body: it is planned again afterwards), else the plan itself.
     mutating func planned(_ plan: consuming ResponsePlan, _ request: some LifecycleRequest, _ env: LifecycleEnvironment,
-                                  now: UInt64) -> LifecycleAction {
+                          now: UInt64) -> LifecycleAction {
         if let token = plan.stepToken {
             self.plan = plan
             let box = StepBox()
@@ -28,7 +28,7 @@ extension RequestLifecycle {
     /// A held request runs again: released, it is planned afresh; woken by the hold cap or a
     /// stop, it gets a 503 saying so; its client gone, it ends.
     mutating func releasedFromHold(_ request: some LifecycleRequest, catalog: StubCatalog, _ env: LifecycleEnvironment,
-                                           ticket: UInt64?, now: UInt64, stopping: Bool, clientGone: Bool) -> LifecycleAction {
+                                   ticket: UInt64?, now: UInt64, stopping: Bool, clientGone: Bool) -> LifecycleAction {
         let stillHeld = ticket.map { env.responder.control.holdEnded(ticket: $0) } ?? true
         if clientGone { return end(request, env, now: now, status: 0, fault: nil, clientGone: true) }
         if stillHeld || stopping {
