@@ -187,6 +187,18 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_for_port(port, seconds=2):
+    """Returns once something accepts on the loopback port, or after `seconds` (the caller's next
+    request then says why)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return
+        except OSError:
+            time.sleep(0.02)
+
+
 def cpu_seconds(pid):
     """User plus system CPU seconds used so far by process PID and its direct children (an nginx
     master's worker); 0 for a process that is gone."""

@@ -19,7 +19,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, Daemon  # noqa: E402
+from common import ROOT, Daemon, free_port, wait_for_port  # noqa: E402
 
 BODY = b'{"hello": "world"}\n'
 MODIFIED = "Mon, 30 Nov 2026 10:00:00 GMT"
@@ -68,21 +68,14 @@ def main():
         f.write(BODY)
     with open(os.path.join(stubs, "route.json"), "w") as f:
         json.dump({"method": "GET", "path": "/doc", "etag": "auto", "lastModified": MODIFIED}, f)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     with open(os.path.join(work, "nginx.conf"), "w") as f:
         f.write(f"worker_processes 1; daemon off; error_log {work}/error.log; pid {work}/nginx.pid;\nevents {{}}\n"
                 f"http {{ access_log off; server {{ listen 127.0.0.1:{port}; root {www}; default_type application/json; }} }}\n")
     nginx = subprocess.Popen(["nginx", "-c", os.path.join(work, "nginx.conf"), "-p", work], stderr=subprocess.DEVNULL)
     daemon = Daemon(args.binary, stubs=os.path.join(work, "stubs"))
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                break
-            except OSError:
-                time.sleep(0.02)
+        wait_for_port(port)
         version = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
         print(f"| condition | {version} | stubd | same |\n|---|---|---|---|")
         ours, theirs = etag_of(daemon.port), etag_of(port)

@@ -54,15 +54,19 @@ final class LaterUpstream: UnmatchedRequestHandler, @unchecked Sendable {
     let upstream = LaterUpstream()
     let env: LifecycleEnvironment
 
+    /// `GET /users/{id}` with a 200, a 404 and a 300 ms `200-slow`.
+    static let userRoute = [
+        "app/user/route.json": #"{"method": "GET", "path": "/users/{id}", "variants": {"200-slow": {"delay": {"ms": 300}}}}"#,
+        "app/user/200.json": #"{"id": 1}"#,
+        "app/user/200-slow.json": #"{"id": 1}"#,
+        "app/user/404.json": #"{"error": "none"}"#,
+    ]
+
     init() throws {
-        stubs = try TemporaryStubs([
-            "app/user/route.json": #"{"method": "GET", "path": "/users/{id}", "variants": {"200-slow": {"delay": {"ms": 300}}}}"#,
-            "app/user/200.json": #"{"id": 1}"#,
-            "app/user/200-slow.json": #"{"id": 1}"#,
-            "app/user/404.json": #"{"error": "none"}"#,
+        stubs = try TemporaryStubs(RequestLifecycleTests.userRoute.merging([
             "app/feed/route.json": #"{"method": "GET", "path": "/feed"}"#,
             "app/feed/200.events.json": #"[{"data": "a"}, {"data": "b", "after": {"ms": 100}}, {"data": "c", "after": {"ms": 100}}]"#,
-        ])
+        ]) { $1 })
         catalog = try stubs.catalog()
         env = LifecycleEnvironment(responder: StubResponder(control: control, admin: nil, unmatched: upstream), holdCapNs: 10_000 * Self.ms)
     }

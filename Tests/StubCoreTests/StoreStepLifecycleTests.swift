@@ -36,12 +36,7 @@ final class SteppingStore: SharedControlState, @unchecked Sendable {
     let env: LifecycleEnvironment
 
     init() throws {
-        stubs = try TemporaryStubs([
-            "app/user/route.json": #"{"method": "GET", "path": "/users/{id}", "variants": {"200-slow": {"delay": {"ms": 300}}}}"#,
-            "app/user/200.json": #"{"id": 1}"#,
-            "app/user/200-slow.json": #"{"id": 1}"#,
-            "app/user/404.json": #"{"error": "none"}"#,
-        ])
+        stubs = try TemporaryStubs(RequestLifecycleTests.userRoute)
         catalog = try stubs.catalog()
         control = StubControl(journalSize: 50, sharedState: SharedStateStore(store))
         env = LifecycleEnvironment(responder: StubResponder(control: control, admin: nil), holdCapNs: 10_000 * Self.ms)

@@ -30,10 +30,7 @@ import Testing
     """
 
     @Test func aOneOfBodyFitsExactlyOneOptionAndTheImportServesIt() async throws {
-        let root = try helper.folder()
-        let spec = try helper.write(OpenAPIImportBranchTests.overlap, "overlap.yaml", in: root)
-        let stubs = root.appendingPathComponent("Stubs")
-        let result = try await helper.stubd(["import-openapi", spec, "--stubs", stubs.path, "--strict"])
+        let (_, spec, stubs, result) = try await helper.importing(OpenAPIImportBranchTests.overlap, as: "overlap.yaml", ["--strict"])
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("1 written, 0 skipped, 0 warning(s)"), "\(result.stdout)")
         let body = try helper.json(stubs.appendingPathComponent("OneOf-Overlap/patch-orgs-org/422.json"))
@@ -46,8 +43,7 @@ import Testing
     }
 
     @Test func aDiscriminatorPicksTheOptionsValue() async throws {
-        let root = try helper.folder()
-        let spec = try helper.write("""
+        let (_, _, stubs, result) = try await helper.importing("""
         openapi: 3.0.3
         info: {title: Pets, version: "1"}
         paths:
@@ -65,18 +61,15 @@ import Testing
           schemas:
             Cat: {type: object, additionalProperties: false, required: [kind, meows], properties: {kind: {type: string}, meows: {type: boolean}}}
             Dog: {type: object, additionalProperties: false, required: [kind, barks], properties: {kind: {type: string}, barks: {type: boolean}}}
-        """, "pets.yaml", in: root)
-        let stubs = root.appendingPathComponent("Stubs")
-        let result = try await helper.stubd(["import-openapi", spec, "--stubs", stubs.path])
+        """, as: "pets.yaml")
         #expect(result.exitCode == 0 && !result.stderr.contains("skipped"), "\(result.stdout)\(result.stderr)")
         let body = try helper.json(stubs.appendingPathComponent("Pets/get-pet/200.json"))
         #expect(body["kind"] == .string("cat") && body["meows"] != nil, "the discriminator's value for the option made: \(body.serialized())")
     }
 
     @Test func aResponseNoBodyCanFitIsLeftOutAndTheRestIsWritten() async throws {
-        let root = try helper.folder()
         // Two identical options: no value is valid for exactly one of them.
-        let spec = try helper.write("""
+        let (root, spec, stubs, result) = try await helper.importing("""
         openapi: 3.0.3
         info: {title: Impossible, version: "1"}
         paths:
@@ -89,9 +82,7 @@ import Testing
             get:
               responses:
                 "200": {description: ok, content: {application/json: {schema: {oneOf: [{type: integer}, {type: integer}]}}}}
-        """, "impossible.yaml", in: root)
-        let stubs = root.appendingPathComponent("Stubs")
-        let result = try await helper.stubd(["import-openapi", spec, "--stubs", stubs.path])
+        """, as: "impossible.yaml")
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("skipped GET /things → 409 (/paths/~1things/get/responses/409): no body stubd can make fits its schema"),
                 "\(result.stderr)")

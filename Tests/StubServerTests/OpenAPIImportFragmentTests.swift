@@ -10,8 +10,7 @@ import Testing
     let helper = OpenAPIImportTests()
 
     @Test func theCheckCountsAnOperationImportFoldedByItsQueryAsServed() async throws {
-        let root = try helper.folder()
-        let spec = try helper.write("""
+        let (_, spec, stubs, imported) = try await helper.importing("""
         openapi: 3.1.0
         info: { title: Q, version: "1" }
         paths:
@@ -19,16 +18,14 @@ import Testing
             get: { responses: { "200": { description: ok, content: { application/json: { schema: { type: object, required: [beta], properties: { beta: { type: boolean } } } } } } } }
           /items:
             get: { responses: { "200": { description: ok, content: { application/json: { example: { kind: plain } } } } } }
-        """, "q.yaml", in: root)
-        let stubs = root.appendingPathComponent("Stubs")
-        #expect(try await helper.stubd(["import-openapi", spec, "--stubs", stubs.path]).exitCode == 0)
+        """, as: "q.yaml")
+        #expect(imported.exitCode == 0)
         let check = try await helper.stubd(["check", stubs.path, "--openapi", spec, "--strict"])
         #expect(check.exitCode == 0 && !check.stderr.contains("has no route"), "\(check.stdout)\(check.stderr)")
     }
 
     @Test func aFragmentInAPathKeyBecomesVariantsChosenByName() async throws {
-        let root = try helper.folder()
-        let spec = try helper.write("""
+        let (_, spec, stubs, result) = try await helper.importing("""
         openapi: 3.0.3
         info: {title: Box Like, version: "1"}
         paths:
@@ -46,9 +43,7 @@ import Testing
             get:
               responses:
                 "200": {description: ok, content: {application/json: {example: {only: true}}}}
-        """, "box.yaml", in: root)
-        let stubs = root.appendingPathComponent("Stubs")
-        let result = try await helper.stubd(["import-openapi", spec, "--stubs", stubs.path])
+        """, as: "box.yaml")
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("POST /metadata_templates/schema  variants: 201, 200-classifications"), "\(result.stdout)")
         #expect(result.stderr.contains("POST /metadata_templates/schema#classifications (/paths/~1metadata_templates~1schema#classifications/post): a fragment is never sent"),
@@ -67,16 +62,14 @@ import Testing
     }
 
     @Test func aVariantThatBreaksItsOwnOperationsSchemaIsDrift() async throws {
-        let root = try helper.folder()
-        let spec = try helper.write("""
+        let (_, spec, stubs, imported) = try await helper.importing("""
         openapi: 3.0.3
         info: {title: Frag, version: "1"}
         paths:
           /a: {get: {responses: {"200": {description: ok, content: {application/json: {schema: {type: object, properties: {x: {type: string}}}}}}}}}
           /a#b: {get: {responses: {"200": {description: ok, content: {application/json: {schema: {type: object, required: [y], properties: {y: {type: integer}}}}}}}}}
-        """, "frag.yaml", in: root)
-        let stubs = root.appendingPathComponent("Stubs")
-        #expect(try await helper.stubd(["import-openapi", spec, "--stubs", stubs.path]).exitCode == 0)
+        """, as: "frag.yaml")
+        #expect(imported.exitCode == 0)
         // The fragment's variant edited to fit the path's schema but not its own: drift, named.
         try Data(#"{"x": "no y"}"#.utf8).write(to: stubs.appendingPathComponent("Frag/get-a/200-b.json"))
         let check = try await helper.stubd(["check", stubs.path, "--openapi", spec])
