@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 /// Turns captured paths into route templates: segments that look like ids (numbers, UUIDs, long
-/// hex) and take two or more values among requests of one shape become `{param}`; every other
-/// segment stays literal.
+/// hex) and take two or more values among requests of one shape become `{param}` (an id with a
+/// file extension, `{param}.json`); every other segment stays literal.
 enum PathTemplating {
     /// The segments of a path, percent-decoded as stubd matches them (a segment whose decoded
     /// form would hold a `/` or a NUL stays as sent); empty ones (a trailing slash) dropped.
@@ -25,6 +25,21 @@ enum PathTemplating {
         return s.count >= 8 && s.allSatisfy { $0.isHexDigit } && s.contains { $0.isNumber }
     }
 
+    /// For an id with a file extension (`AC123.json`, `42.xml`), the extension with its dot; nil
+    /// for any other segment. Such segments become a parameter inside the segment (`{id}.json`).
+    static func idSuffix(_ segment: String) -> String? {
+        guard !looksLikeID(segment), let dot = segment.lastIndex(of: "."), dot != segment.startIndex else { return nil }
+        let ext = segment[segment.index(after: dot)...]
+        guard (1...5).contains(ext.count), ext.allSatisfy({ $0.isASCII && $0.isLetter }), looksLikeID(String(segment[..<dot])) else { return nil }
+        return String(segment[dot...])
+    }
+
+    /// The part of a parameter's segment the parameter takes: the segment without its `idSuffix`.
+    static func parameterValue(_ segment: String) -> String {
+        guard let suffix = idSuffix(segment) else { return segment }
+        return String(segment.dropLast(suffix.count))
+    }
+
     /// A segment that holds an encoded `/`: no literal path segment can match it (stubd decodes
     /// request segments), so it is always a parameter, matched by `when`.
     static func holdsSlash(_ segment: String) -> Bool {
@@ -34,7 +49,7 @@ enum PathTemplating {
     /// The shape requests are grouped by: method and segments, id-like ones blanked.
     static func shapeKey(method: String, segments: [String], templates: Bool) -> String {
         guard templates else { return method + " /" + segments.map { holdsSlash($0) ? "{}" : $0 }.joined(separator: "/") }
-        return method + " /" + segments.map { looksLikeID($0) || holdsSlash($0) ? "{}" : $0 }.joined(separator: "/")
+        return method + " /" + segments.map { looksLikeID($0) || holdsSlash($0) ? "{}" : idSuffix($0).map { "{}" + $0 } ?? $0 }.joined(separator: "/")
     }
 
     /// For one group of same-shape paths: nil for a literal position, else the parameter's name;
@@ -44,7 +59,8 @@ enum PathTemplating {
         var varying: [Bool] = []
         for position in first.indices {
             let values = Set(group.map { $0[position] })
-            varying.append((templates && values.count > 1 && values.allSatisfy(looksLikeID)) || values.contains(where: holdsSlash))
+            let ids = values.allSatisfy(looksLikeID) || (values.allSatisfy { idSuffix($0) != nil } && Set(values.map(idSuffix)).count == 1)
+            varying.append((templates && values.count > 1 && ids) || values.contains(where: holdsSlash))
         }
         let count = varying.filter { $0 }.count
         var names: [String?] = []

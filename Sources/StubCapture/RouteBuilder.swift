@@ -20,13 +20,14 @@ struct RouteBuilder {
     func build(serviceName: String, report: inout RedactionReport) -> CaptureLayout.Route {
         let first = group.segments[0]
         let remaining = Array(zip(first, group.parameters).dropFirst(prefixCount))
-        let path = "/" + remaining.map { $0.1.map { "{\($0)}" } ?? $0.0 }.joined(separator: "/")
+        let path = "/" + remaining.map { segment, name in name.map { "{\($0)}" + (PathTemplating.idSuffix(segment) ?? "") } ?? segment }.joined(separator: "/")
         // A lone id after the basePath names nothing: take the segment before it too (`get-users-2`).
         var named = remaining
         if remaining.count == 1, prefixCount > 0, remaining[0].1 != nil || PathTemplating.looksLikeID(remaining[0].0) {
             named.insert((first[prefixCount - 1], nil), at: 0)
         }
-        let folder = PathTemplating.folderName(method: group.method, segments: named.map(\.0), parameters: named.map(\.1))
+        let folder = PathTemplating.folderName(method: group.method, segments: named.map(\.0),
+                                               parameters: named.map { segment, name in name.map { $0 + (PathTemplating.idSuffix(segment) ?? "") } })
         let requests = group.indices.map { exchanges[$0] }
         let rarity = RouteBuilder.queryValueCounts(requests)
         let conditions = requests.map { whenConditions($0, rarity: rarity) }
@@ -91,7 +92,7 @@ struct RouteBuilder {
         var result: [(kind: String, name: String, value: String)] = []
         let segments = PathTemplating.segments(request.path)
         for (segment, parameter) in zip(segments, group.parameters) where parameter != nil {
-            result.append(("path", parameter!, segment.percentDecoded() ?? segment))
+            result.append(("path", parameter!, PathTemplating.parameterValue(segment.percentDecoded() ?? segment)))
         }
         var seen = Set<String>()
         for item in request.query where !policy.isSecret(item.name) && seen.insert(item.name).inserted {

@@ -22,8 +22,15 @@ extension OpenAPIDocument {
         method + " " + shape(path).joined(separator: "/")
     }
 
-    /// Segments with every `{param}` blanked: `/users/{}`.
+    /// Segments with every `{param}` blanked, as stubd's matcher sees them: `/users/{}`,
+    /// `/Accounts/{}.json`.
     static func shape(_ path: String) -> [String] {
-        path.split(separator: "/").map { $0.hasPrefix("{") && $0.hasSuffix("}") ? "{}" : String($0) }
+        PathTemplate(path).segments.map { segment in
+            switch segment {
+            case .literal(let text): text
+            case .parameter: "{}"
+            case .pattern(let pattern): pattern.shape
+            }
+        }
     }
 }

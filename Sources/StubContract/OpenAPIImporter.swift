@@ -66,8 +66,8 @@ package struct OpenAPIImporter {
         var groups: [[OpenAPIDocument.Operation]] = []
         var index: [String: Int] = [:]
         for operation in operations {
-            if operation.path.split(separator: "/").contains(where: { $0.contains("{") && !($0.hasPrefix("{") && $0.hasSuffix("}")) }) {
-                skipped.append("\(operation.name): a parameter that is part of a segment; stub paths take whole segments like {id}")
+            if let problem = OpenAPIImporter.templateProblem(operation.path) {
+                skipped.append("\(operation.name): \(problem)")
                 continue
             }
             let key = operation.method + " " + OpenAPIDocument.shape(operation.path).joined(separator: "/")
@@ -88,6 +88,24 @@ package struct OpenAPIImporter {
         if let n = Int(key), (100...599).contains(n) { return n }
         if key.count == 3, key.uppercased().hasSuffix("XX"), let first = Int(key.prefix(1)), (1...5).contains(first) { return first * 100 }
         if key == "default" { return others == 1 ? 200 : 500 }
+        return nil
+    }
+
+    /// Why `path` cannot be a stub route's template (the loader would refuse the route), or nil.
+    static func templateProblem(_ path: String) -> String? {
+        let template = PathTemplate(path)
+        for segment in template.segments {
+            switch segment {
+            case .literal(let text) where text.contains("{") || text.contains("}"):
+                return "the path segment \"\(text)\" has braces that name no parameter"
+            case .pattern(let pattern):
+                if let problem = pattern.problem { return problem }
+            default: continue
+            }
+        }
+        if let name = template.parameterNames.first(where: { $0.contains { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "-" } }) {
+            return "parameter {\(name)}: stub parameter names take letters, digits, '_' and '-'"
+        }
         return nil
     }
 

@@ -73,6 +73,27 @@ import Testing
         try await expectServedAsCaptured(stubs, har: har)
     }
 
+    /// Ids with a file extension (Twilio's `{Sid}.json`) become a parameter inside the segment.
+    @Test func idsWithAnExtensionBecomeParametersInsideTheSegment() async throws {
+        func entry(_ path: String, _ body: String) -> String {
+            #"{"request": {"method": "GET", "url": "https://api.twilio.com/2010-04-01\#(path)", "headers": [], "queryString": []},"#
+                + #" "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],"#
+                + #" "content": {"mimeType": "application/json", "text": "\#(body)"}}}"#
+        }
+        let sids = ["AC0123456789abcdef0123456789abcdef", "ACfedcba9876543210fedcba9876543210"]
+        let entries = [entry("/Accounts/\(sids[0]).json", #"{\"sid\":\"\#(sids[0])\"}"#), entry("/Accounts/\(sids[1]).json", #"{\"sid\":\"\#(sids[1])\"}"#),
+                       entry("/Accounts/\(sids[0])/Calls/17.json", #"{\"n\":17}"#), entry("/Accounts/\(sids[0])/Calls/18.json", #"{\"n\":18}"#),
+                       entry("/Accounts.json", "[]")]
+        let (result, stubs, har) = try await importHAR(#"{"log": {"version": "1.2", "entries": [\#(entries.joined(separator: ","))]}}"#)
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("get-Accounts-id.json  GET /2010-04-01/Accounts/{id}.json  variants: 200, 200-2"), "\(result.stdout)")
+        // One account's calls: its sid took one value, so it stays literal.
+        #expect(result.stdout.contains("GET /2010-04-01/Accounts/\(sids[0])/Calls/{id}.json  variants: 200, 200-2"), "\(result.stdout)")
+        let route = try String(contentsOf: stubs.appendingPathComponent("api.twilio.com/get-Accounts-id.json/route.json"), encoding: .utf8)
+        #expect(route.contains(#""id": "\#(sids[1])""#), "\(route)")
+        try await expectServedAsCaptured(stubs, har: har)
+    }
+
     @Test func chromeCaptureWithBase64BodiesAndLiteralPaths() async throws {
         let (result, stubs, har) = try await importHAR(HARFixtures.chrome, ["--no-templates"])
         #expect(result.exitCode == 0, "\(result.stderr)")

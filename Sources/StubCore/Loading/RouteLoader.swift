@@ -126,7 +126,10 @@ package struct RouteLoader {
         }
         // Bytes, not characters: a search by character breaks the text into graphemes first.
         for case .literal(let lit) in template.segments where lit.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
-            reader.fail("path", "expected a whole segment like {id} for a parameter, found \"\(lit)\"")
+            reader.fail("path", "expected each parameter as {name}, a whole segment ({id}) or beside literal text ({id}.json), found \"\(lit)\"")
+        }
+        for case .pattern(let pattern) in template.segments {
+            if let problem = pattern.problem { reader.fail("path", problem) }
         }
     }
 

@@ -102,6 +102,9 @@ package enum StubLoader {
             switch segment {
             case .literal(let text): for byte in text.utf8 { hash = RouteNode.hash(hash, byte) }
             case .parameter: hash = RouteNode.hash(hash, 0xFF)  // never a byte of UTF-8 text
+            case .pattern(let pattern):
+                hash = RouteNode.hash(hash, 0xFE)
+                for byte in pattern.shape.utf8 { hash = RouteNode.hash(hash, byte) }
             }
         }
         return hash
@@ -114,6 +117,7 @@ package enum StubLoader {
             switch (x, y) {
             case (.literal(let p), .literal(let q)) where p == q: continue
             case (.parameter, .parameter): continue
+            case (.pattern(let p), .pattern(let q)) where p.shape == q.shape: continue
             default: return false
             }
         }

@@ -75,12 +75,49 @@ extension RouteMatcher {
                 }
             }
         }
+        if summary.patterns > 0, let found = findAmongPatterns(at, path, segments, depth: depth, method: methodIndex) { return found }
         let parameter = Int(summary.parameter)
         guard parameter >= 0 else { return nil }
         // A path that ends at the parameter child finds its first route in this summary.
         if depth + 1 == segments.count && Int(summary.parameterMethod) == methodIndex { return Int(summary.parameterRoute) }
         return find(parameter, summaries[parameter], identity: RouteEdges.identity(after: identity, segment: RouteEdges.parameterStep), path,
                     segments, depth: depth + 1, method: methodIndex)
+    }
+
+    /// The first route below a mixed-segment child of node `at` whose pattern matches the segment
+    /// at `depth` (decoded), for the segments after it.
+    private func findAmongPatterns(_ at: Int, _ path: UnsafeBufferPointer<UInt8>, _ segments: UnsafeBufferPointer<PathSegment>, depth: Int,
+                                   method methodIndex: Int) -> Int? {
+        let segment = segments[depth]
+        let raw = UnsafeBufferPointer(rebasing: path[Int(segment.start)..<Int(segment.end)])
+        guard segment.escaped else { return findAmongPatterns(at, decoded: raw, path, segments, depth: depth, method: methodIndex) }
+        guard case .success(let decoded) = PathDecoding.decode(raw) else { return nil }
+        return decoded.withUnsafeBufferPointer { findAmongPatterns(at, decoded: $0, path, segments, depth: depth, method: methodIndex) }
+    }
+
+    /// As above, with the segment at `depth` decoded. A loop over the node's patterns, with
+    /// nothing allocated, so a mixed segment costs about what a parameter does.
+    private func findAmongPatterns(_ at: Int, decoded: UnsafeBufferPointer<UInt8>, _ path: UnsafeBufferPointer<UInt8>,
+                                   _ segments: UnsafeBufferPointer<PathSegment>, depth: Int, method methodIndex: Int) -> Int? {
+        for (pattern, child) in nodes[at].patterns where pattern.matches(decoded) {
+            if let found = find(child, summaries[child], identity: identities[child], path, segments, depth: depth + 1, method: methodIndex) {
+                return found
+            }
+        }
+        return nil
+    }
+
+    /// The mixed-segment children of node `at` whose pattern matches `raw`, a segment as sent
+    /// (decoded first, as for a literal), in the order a lookup tries them.
+    func patternChildren(of at: Int, raw: UnsafeBufferPointer<UInt8>) -> [Int] {
+        let patterns = nodes[at].patterns
+        guard !patterns.isEmpty else { return [] }
+        func matching(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+            patterns.compactMap { $0.pattern.matches(bytes) ? $0.child : nil }
+        }
+        guard PathDecoding.needsDecoding(raw) else { return matching(raw) }
+        guard case .success(let decoded) = PathDecoding.decode(raw) else { return [] }
+        return decoded.withUnsafeBufferPointer(matching)
     }
 
     /// The route ending at node `at`, summarised by `summary`, for the method at `methodIndex` of

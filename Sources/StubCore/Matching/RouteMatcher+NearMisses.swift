@@ -29,6 +29,9 @@ extension RouteMatcher {
                 case .literal(let text): shaped.append(text.utf8)
                 // A template parameter costs nothing against the segment it would take.
                 case .parameter: i < segments.count ? shaped.append(segments[i].utf8) : shaped.append("{}".utf8)
+                case .pattern(let pattern):
+                    var segment = i < segments.count ? String(segments[i]) : ""
+                    segment.withUTF8 { pattern.match($0) != nil } ? shaped.append(segment.utf8) : shaped.append(pattern.shape.utf8)
                 }
             }
             return (index, StringDistance.levenshtein(wanted.bytes, shaped.bytes))
@@ -51,6 +54,7 @@ extension RouteMatcher {
                 visited += 1
                 for endpoint in node.endpoints where seen.insert(endpoint.route).inserted { found.append(endpoint.route) }
                 if let parameter = node.parameter { stack.append(parameter) }
+                stack.append(contentsOf: node.patterns.map(\.child).reversed())
                 stack.append(contentsOf: node.literalOrder.reversed())
             }
             guard found.count < RouteMatcher.nearMissCandidates, visited < RouteMatcher.nearMissVisitedNodes,
@@ -64,7 +68,8 @@ extension RouteMatcher {
         var at = 0
         for segment in segments {
             let bytes = Array(segment.utf8)
-            guard let next = bytes.withUnsafeBufferPointer({ child(of: at, $0) }) ?? nodes[at].parameter else { break }
+            guard let next = bytes.withUnsafeBufferPointer({ child(of: at, $0) ?? patternChildren(of: at, raw: $0).first }) ?? nodes[at].parameter
+            else { break }
             at = next
         }
         return at

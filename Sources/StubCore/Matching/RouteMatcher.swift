@@ -1,4 +1,5 @@
-/// Finds the route for a method and path: literal segments beat parameters, HEAD falls back to GET.
+/// Finds the route for a method and path: literal segments beat mixed ones (`{Sid}.json`), which
+/// beat parameters; HEAD falls back to GET.
 ///
 /// Built once per catalog as a tree of path segments (a literal child per distinct segment, one
 /// parameter child), so a lookup costs the depth of the path, not the number of routes. It reads
@@ -28,7 +29,7 @@ package struct RouteMatcher: Sendable {
     /// too, where lookups read it).
     let summaries: [RouteNodeSummary]
     /// Each node's identity, by node index (see `RouteEdges`).
-    private let identities: [UInt64]
+    let identities: [UInt64]
     /// The methods routes answer, in the order first met: a summary names one by its index.
     let methods: [String]
 
@@ -61,6 +62,12 @@ package struct RouteMatcher: Sendable {
                     nodes.append(RouteNode(parent: at))
                     nodes[at].parameter = nodes.count - 1
                     at = nodes.count - 1
+                case .pattern(let pattern):
+                    if let found = nodes[at].patterns.first(where: { $0.pattern.shape == pattern.shape }) { at = found.child; continue }
+                    nodes.append(RouteNode(segment: Array(pattern.shape.utf8), parent: at))
+                    let place = nodes[at].patterns.firstIndex { $0.pattern.literalBytes < pattern.literalBytes } ?? nodes[at].patterns.endIndex
+                    nodes[at].patterns.insert((pattern, nodes.count - 1), at: place)
+                    at = nodes.count - 1
                 }
             }
             nodes[at].endpoints.append(Endpoint(method: route.method, route: index))
@@ -70,7 +77,10 @@ package struct RouteMatcher: Sendable {
         var identities = [RouteEdges.root]
         for index in nodes.indices.dropFirst() {
             let parent = nodes[index].parent ?? 0
-            let step = nodes[parent].parameter == index ? RouteEdges.parameterStep : RouteNode.hash(nodes[index].segment)
+            // A mixed segment's node steps by its shape's hash with a byte no literal holds.
+            let isPattern = nodes[parent].patterns.contains { $0.child == index }
+            let step = nodes[parent].parameter == index ? RouteEdges.parameterStep
+                : isPattern ? RouteNode.hash(nodes[index].segment + [0xFE]) : RouteNode.hash(nodes[index].segment)
             identities.append(RouteEdges.identity(after: identities[parent], segment: step))
         }
         let summaries = nodes.map { RouteNodeSummary($0, parameterChild: $0.parameter.map { nodes[$0] }, methods: methods) }
@@ -157,6 +167,7 @@ package struct RouteMatcher: Sendable {
         }
         let text = UnsafeBufferPointer(rebasing: path[segment])
         if let literal = literalChild(of: at, raw: text) { collectMethods(literal, path, from: segment.upperBound, into: &allowed) }
+        for child in patternChildren(of: at, raw: text) { collectMethods(child, path, from: segment.upperBound, into: &allowed) }
         if let parameter = nodes[at].parameter { collectMethods(parameter, path, from: segment.upperBound, into: &allowed) }
     }
 

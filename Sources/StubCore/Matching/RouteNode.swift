@@ -12,6 +12,9 @@ struct RouteNode: Sendable {
     /// The literal children in the order they were added, for a stable near-miss walk (a lookup
     /// finds them in `RouteEdges`).
     var literalOrder: [Int] = []
+    /// The children for mixed segments (`{Sid}.json`), those with more literal bytes first; a
+    /// lookup tries them after the literal child and before the parameter child.
+    var patterns: [(pattern: SegmentPattern, child: Int)] = []
     /// The child that takes any one segment.
     var parameter: Int?
     var parent: Int?

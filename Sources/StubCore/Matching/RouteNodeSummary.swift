@@ -9,8 +9,10 @@ struct RouteNodeSummary: Sendable {
     var length: Int32 = 0
     /// The parameter child, or -1.
     var parameter: Int32 = -1
-    /// How many routes end here.
-    var endpoints: Int32 = 0
+    /// How many routes end here (at most `Int16.max`: a lookup only asks whether more than one).
+    var endpoints: Int16 = 0
+    /// How many mixed-segment children (`{Sid}.json`) the node has: with none, a lookup tries none.
+    var patterns: Int16 = 0
     /// The method (an index into `RouteMatcher.methods`) and route of the first route ending here.
     var firstMethod: Int32 = -1
     var firstRoute: Int32 = -1
@@ -30,7 +32,8 @@ struct RouteNodeSummary: Sendable {
         length = Int32(truncatingIfNeeded: node.segment.count)
         head = RouteNodeSummary.head(of: node.segment.withUnsafeBufferPointer { $0 })
         parameter = node.parameter.map { Int32(truncatingIfNeeded: $0) } ?? -1
-        endpoints = Int32(truncatingIfNeeded: node.endpoints.count)
+        endpoints = Int16(min(node.endpoints.count, Int(Int16.max)))
+        patterns = Int16(min(node.patterns.count, Int(Int16.max)))
         if let first = node.endpoints.first, let method = methods.firstIndex(of: first.method) {
             firstMethod = Int32(truncatingIfNeeded: method)
             firstRoute = Int32(truncatingIfNeeded: first.route)

@@ -13,9 +13,13 @@ struct PathCondition: Sendable {
         /// `want`'s UTF-8 bytes, for comparing in place.
         let wantBytes: [UInt8]
         let wantIsASCII: Bool
+        /// For a parameter inside a mixed segment (`{Sid}.json`): the segment's pattern and the
+        /// parameter's place among its parameters.
+        var pattern: (SegmentPattern, Int)? = nil
 
         /// True when the segment's `bytes` (as sent) carry the value wanted.
         func accepts(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            if let (pattern, index) = pattern { return acceptsPart(of: pattern, index, bytes) }
             guard let want else { return true }
             if !PathDecoding.needsDecoding(bytes) {
                 if PathCondition.equal(bytes, wantBytes) { return true }
@@ -25,7 +29,7 @@ struct PathCondition: Sendable {
         }
     }
 
-    /// The tests, by position along the path.
+    /// The tests, by position along the path (a mixed segment may have several).
     let checks: [Check]
     /// False when a name is not a parameter of the template: then the condition never holds.
     let possible: Bool
@@ -36,12 +40,16 @@ struct PathCondition: Sendable {
         var checks: [Check] = []
         var possible = true
         for (name, want) in path {
-            guard let position = template.segments.firstIndex(of: .parameter(name)) else {
+            guard let position = template.position(of: name) else {
                 possible = false
                 continue
             }
             let bytes = Array(want.utf8)
-            checks.append(Check(position: position, want: want == "*" ? nil : want, wantBytes: bytes, wantIsASCII: bytes.allSatisfy { $0 < 0x80 }))
+            var check = Check(position: position, want: want == "*" ? nil : want, wantBytes: bytes, wantIsASCII: bytes.allSatisfy { $0 < 0x80 })
+            if case .pattern(let pattern) = template.segments[position], let index = pattern.parameterNames.firstIndex(of: name) {
+                check.pattern = (pattern, index)
+            }
+            checks.append(check)
         }
         self.checks = checks.sorted { $0.position < $1.position }
         self.possible = possible
@@ -57,7 +65,7 @@ struct PathCondition: Sendable {
             while next < checks.count {
                 guard let segment = RouteMatcher.segment(in: path, from: from) else { return false }
                 from = segment.upperBound
-                if position == checks[next].position {
+                while next < checks.count && position == checks[next].position {
                     guard checks[next].accepts(UnsafeBufferPointer(rebasing: path[segment])) else { return false }
                     next += 1
                 }
@@ -73,6 +81,20 @@ struct PathCondition: Sendable {
         return b.withUnsafeBufferPointer { b in
             for i in 0..<a.count where a[i] != b[i] { return false }
             return true
+        }
+    }
+}
+
+extension PathCondition.Check {
+    /// True when the parameter at `index` of `pattern`, read from the segment's `bytes` (as
+    /// sent, decoded first), carries the value wanted; a segment the pattern does not match
+    /// carries none.
+    func acceptsPart(of pattern: SegmentPattern, _ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var decoded = PathDecoding.segment(bytes)
+        return decoded.withUTF8 { segment in
+            guard let captures = pattern.match(segment) else { return false }
+            guard let want else { return true }
+            return String(decoding: UnsafeBufferPointer(rebasing: segment[captures[index]]), as: UTF8.self) == want
         }
     }
 }
