@@ -116,11 +116,3 @@ import Testing
         #expect(text.contains("app/t/route.json: variants.200.etag: expected a fixed body for \"auto\", found a template"), "\(text)")
     }
 }
-
-private extension String {
-    /// The text before the first `separator` and after it ("" when absent).
-    func split(at separator: String) -> (String, String) {
-        guard let range = range(of: separator) else { return (self, "") }
-        return (String(self[..<range.lowerBound]), String(self[range.upperBound...]))
-    }
-}

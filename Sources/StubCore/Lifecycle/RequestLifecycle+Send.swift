@@ -51,6 +51,7 @@ extension RequestLifecycle {
             }
             phase = .done
             finish(plan, request, env, now: now, status: plan.status, fault: nil)
+            if let range = plan.range { return respond(range, plan, variant) }
             if let rate = plan.throttleBytesPerSecond {
                 let body = plan.renderedBody ?? variant.body
                 phase = .throttling(ThrottleCursor(body: body, bytesPerSecond: rate))
@@ -72,6 +73,16 @@ extension RequestLifecycle {
         }
     }
 
+    /// The part of the variant's body a range request asked for, with its `Content-Range`;
+    /// throttled as the whole would be.
+    private mutating func respond(_ range: ByteRange, _ plan: ResponsePlan, _ variant: Variant) -> LifecycleAction {
+        let body = range.slice(plan.renderedBody ?? variant.body)
+        let headers = variant.headers.filter { $0.name.lowercased() != "content-length" } + [range.contentRange]
+        guard let rate = plan.throttleBytesPerSecond else { return .respond(status: plan.status, body: .bytes(body, headers: headers)) }
+        phase = .throttling(ThrottleCursor(body: body, bytesPerSecond: rate))
+        return .respond(status: plan.status, body: .pulled(length: body.count, headers: headers))
+    }
+
     /// Sends a reply made for this request.
     mutating func answer(_ reply: Reply, _ plan: ResponsePlan, _ request: some LifecycleRequest, _ env: LifecycleEnvironment,
                          now: UInt64) -> LifecycleAction {
@@ -80,9 +91,10 @@ extension RequestLifecycle {
         return .respond(status: reply.status, body: .bytes(reply.body, headers: reply.headers))
     }
 
-    /// The status a fault's own head says: the variant's, or 200 for a variant that is only a
-    /// fault (status 0) and for a reply.
+    /// The status a fault's own head says: 206 for a range, the variant's, or 200 for a variant
+    /// that is only a fault (status 0) and for a reply.
     static func faultStatus(_ plan: ResponsePlan) -> Int {
+        if plan.range != nil { return 206 }
         guard let status = plan.variant?.status, status != 0 else { return 200 }
         return status
     }
@@ -92,8 +104,13 @@ extension RequestLifecycle {
                                 now: UInt64) -> LifecycleAction {
         let variant = plan.variant
         let status = RequestLifecycle.faultStatus(plan)
-        let body = plan.renderedBody ?? variant?.body ?? []
-        let headers = FaultBytes.truncatedHeaders(variant?.headers ?? [])
+        var body = plan.renderedBody ?? variant?.body ?? []
+        var headers = FaultBytes.truncatedHeaders(variant?.headers ?? [])
+        if let range = plan.range {
+            // A fault on a range request fails the part it asked for: `truncate` cuts mid-range.
+            body = range.slice(body)
+            headers.append(range.contentRange)
+        }
         switch fault {
         case .reset:
             phase = .done

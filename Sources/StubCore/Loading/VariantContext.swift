@@ -113,6 +113,10 @@ struct VariantContext {
             }
         }
         if let date = draft.lastModified, draft.ownValidators || !givenDate { headers.set("Last-Modified", date) }
+        // With a validator, a client may resume a download (URLSession's resume data): say that
+        // ranges are served.
+        let validated = headers.contains { ["etag", "last-modified"].contains($0.name.lowercased()) }
+        if validated, stream == nil, !headers.contains(where: { $0.name.lowercased() == "accept-ranges" }) { headers.set("Accept-Ranges", "bytes") }
     }
 
     /// An `error` object rendered through the service's envelope into the body.

@@ -30,6 +30,19 @@ package struct Validators: Sendable {
         return lastModified <= since
     }
 
+    /// True when a `Range` request whose `If-Range` is `ifRange` gets its range (RFC 9110
+    /// §13.1.5): no `If-Range`, or one naming this strong tag exactly, or this `Last-Modified`
+    /// exactly. Otherwise the representation may have changed and the whole body goes out.
+    package static func rangeApplies(ifRange: String?, validators: Validators?) -> Bool {
+        guard let ifRange = ifRange.map({ PathText.trimmed(Substring($0)) }) else { return true }
+        if ifRange.hasPrefix("\"") || ifRange.hasPrefix("W/") {
+            guard let etag = validators?.etag, !etag.hasPrefix("W/") else { return false }
+            return ifRange == etag
+        }
+        guard let lastModified = validators?.lastModified, let date = HTTPDate.parse(ifRange) else { return false }
+        return date == lastModified
+    }
+
     /// An entity tag without its weakness mark, for the weak comparison.
     static func opaque<S: StringProtocol>(_ tag: S) -> Substring {
         let text = Substring(tag)

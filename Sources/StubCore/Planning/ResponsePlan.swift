@@ -146,6 +146,12 @@ package struct ResponsePlan: Sendable {
         set { unique().proxied = newValue }
     }
 
+    /// The part of the variant's body a `Range` request gets (status 206), or nil for all of it.
+    package var range: ByteRange? {
+        get { storage.range }
+        set { unique().range = newValue }
+    }
+
     /// Makes a plan that sends `response`.
     package init(response: Response, status: Int) {
         storage = ResponsePlanStorage(response: response, status: status)

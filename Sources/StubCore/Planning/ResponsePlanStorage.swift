@@ -25,6 +25,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
     var stepToken: String? = nil
     var unmatched: Bool = false
     var proxied: Bool = false
+    var range: ByteRange? = nil
 
     init(response: ResponsePlan.Response, status: Int) {
         self.response = response
@@ -54,6 +55,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
         other.stepToken = stepToken
         other.unmatched = unmatched
         other.proxied = proxied
+        other.range = range
         return other
     }
 }

@@ -98,23 +98,8 @@ package struct ResponsePlanner: Sendable {
         if chosen.selection == .sequence { plan.sequenceStep = decision?.sequenceStep }
         if let graphQL { plan.operation = graphQL.operationName }
         if fault == nil, let validators = variant.validators { answerConditionally(&plan, request, variant: variant, validators: validators) }
+        if variant.status == 200, plan.status != 304, request.header("Range") != nil { answerRange(&plan, request, variant: variant) }
         return plan
-    }
-
-    /// A GET or HEAD whose `If-None-Match` or `If-Modified-Since` the variant's validators meet
-    /// gets `304 Not Modified`: no body, the validators and caching headers of the variant; its
-    /// delay as planned. Only variants with an `ETag` or `Last-Modified` pay for this.
-    private func answerConditionally(_ plan: inout ResponsePlan, _ request: some RequestHead, variant: Variant, validators: Validators) {
-        guard request.method == "GET" || request.method == "HEAD",
-              validators.notModified(ifNoneMatch: request.header("If-None-Match"), ifModifiedSince: request.header("If-Modified-Since")) else { return }
-        let kept = variant.headers.filter { Validators.keptOnNotModified.contains($0.name.lowercased()) }
-        // The body goes along unsent: libmicrohttpd (0.9.75 and 1.0) sends a 304's head only,
-        // with the body's size as Content-Length, which RFC 9110 §8.6 allows only when it is
-        // the size a 200 would have sent, as this makes it.
-        plan.response = .reply(Reply(status: 304, headers: kept, body: plan.renderedBody ?? variant.body))
-        plan.status = 304
-        plan.renderedBody = nil
-        plan.stream = nil
     }
 
     /// Plans the response for an in-memory request and strips its control query parameters, as the
