@@ -134,11 +134,11 @@ struct GraphQLBodyCheck {
             case .field(let field):
                 let on = schema.types[concrete].flatMap { GraphQLBodyCheck.field(field.name, of: $0, in: schema) } != nil ? concrete : parent
                 out.append((field, on, required))
-            case .spread(let name, _):
+            case .spread(let name, _, _):
                 guard !seen.contains(name), let fragment = document.fragments[name] else { continue }
                 collect(fragment.selections, parent: fragment.typeCondition, concrete: concrete,
                         required: required && applies(fragment.typeCondition, to: concrete), into: &out, seen: seen.union([name]))
-            case .inline(let condition, let inner, _):
+            case .inline(let condition, let inner, _, _):
                 let on = condition ?? parent
                 collect(inner, parent: on, concrete: concrete, required: required && applies(on, to: concrete), into: &out, seen: seen)
             }

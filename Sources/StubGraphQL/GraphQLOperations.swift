@@ -1,14 +1,23 @@
 import StubCore
 
 /// An executable document (`operation.graphql`): its operations and fragments, with the
-/// selection sets a response must fit. Arguments, variables' definitions and directives are read
-/// past, not kept.
+/// selection sets a response must fit and the arguments, variables and directives the schema
+/// checks.
 package struct GraphQLOperations: Sendable {
     /// One selection of a selection set.
     indirect enum Selection: Sendable {
         case field(Field)
-        case spread(name: String, line: Int)
-        case inline(typeCondition: String?, selections: [Selection], line: Int)
+        case spread(name: String, line: Int, directives: [GraphQLDirective] = [])
+        case inline(typeCondition: String?, selections: [Selection], line: Int, directives: [GraphQLDirective] = [])
+    }
+
+    /// `$name: Type = default`.
+    struct VariableDefinition: Sendable {
+        let name: String
+        let type: GraphQLType
+        let defaultValue: GraphQLValue?
+        let line: Int
+        let column: Int
     }
 
     struct Field: Sendable {
@@ -17,6 +26,8 @@ package struct GraphQLOperations: Sendable {
         let selections: [Selection]
         let line: Int
         let column: Int
+        var arguments: [GraphQLArgument] = []
+        var directives: [GraphQLDirective] = []
         /// The key of the field in a response.
         var responseKey: String { alias ?? name }
     }
@@ -26,6 +37,8 @@ package struct GraphQLOperations: Sendable {
         let name: String?
         let selections: [Selection]
         let line: Int
+        var variables: [VariableDefinition] = []
+        var directives: [GraphQLDirective] = []
     }
 
     struct Fragment: Sendable {
@@ -67,9 +80,9 @@ private struct OperationReader {
             switch keyword {
             case "query", "mutation", "subscription":
                 let name = tokens.name()
-                try tokens.skipArguments()
-                try tokens.skipDirectives()
-                operations.append(.init(kind: keyword, name: name, selections: try selectionSet(), line: line))
+                let variables = try variableDefinitions()
+                let directives = try tokens.directives(constant: false)
+                operations.append(.init(kind: keyword, name: name, selections: try selectionSet(), line: line, variables: variables, directives: directives))
             case "fragment":
                 let name = try tokens.expectName("a fragment name")
                 guard tokens.takeKeyword("on") else { throw tokens.fail("expected 'on'") }
@@ -90,11 +103,11 @@ private struct OperationReader {
             if tokens.take("...") {
                 if tokens.current.kind == .name("on") || tokens.current.kind == .punctuator("{") || tokens.current.kind == .punctuator("@") {
                     let condition = tokens.takeKeyword("on") ? try tokens.expectName("a type name") : nil
-                    try tokens.skipDirectives()
-                    selections.append(.inline(typeCondition: condition, selections: try selectionSet(), line: line))
+                    let directives = try tokens.directives(constant: false)
+                    selections.append(.inline(typeCondition: condition, selections: try selectionSet(), line: line, directives: directives))
                 } else {
-                    selections.append(.spread(name: try tokens.expectName("a fragment name"), line: line))
-                    try tokens.skipDirectives()
+                    let name = try tokens.expectName("a fragment name")
+                    selections.append(.spread(name: name, line: line, directives: try tokens.directives(constant: false)))
                 }
                 continue
             }
@@ -104,11 +117,29 @@ private struct OperationReader {
                 alias = name
                 name = try tokens.expectName("a field after the alias")
             }
-            try tokens.skipArguments()
-            try tokens.skipDirectives()
+            let arguments = try tokens.arguments(constant: false)
+            let directives = try tokens.directives(constant: false)
             let inner = tokens.current.kind == .punctuator("{") ? try selectionSet() : []
-            selections.append(.field(.init(alias: alias, name: name, selections: inner, line: line, column: column)))
+            selections.append(.field(.init(alias: alias, name: name, selections: inner, line: line, column: column, arguments: arguments,
+                                           directives: directives)))
         }
         return selections
+    }
+
+    /// `($name: Type = default, …)`, if variable definitions start here.
+    mutating func variableDefinitions() throws(GraphQLLexer.Failure) -> [GraphQLOperations.VariableDefinition] {
+        guard tokens.take("(") else { return [] }
+        var variables: [GraphQLOperations.VariableDefinition] = []
+        while !tokens.take(")") {
+            let (line, column) = (tokens.current.line, tokens.current.column)
+            try tokens.expect("$")
+            let name = try tokens.expectName("a variable name")
+            try tokens.expect(":")
+            let type = try tokens.typeReference()
+            let defaultValue = tokens.take("=") ? try tokens.value(constant: true) : nil
+            _ = try tokens.directives(constant: true)
+            variables.append(.init(name: name, type: type, defaultValue: defaultValue, line: line, column: column))
+        }
+        return variables
     }
 }

@@ -1,14 +1,19 @@
 import StubCore
 
-/// The types of a GraphQL schema, read from SDL (`schema.graphqls`): enough to check that a stub's
-/// `data` fits an operation's selection set. Arguments, default values and directives are read
-/// past, not kept.
+/// The types of a GraphQL schema, read from SDL (`schema.graphqls`): enough to check the schema
+/// itself (`GraphQLSchemaCheck`), an operation's fields and arguments against it, and that a
+/// stub's `data` fits an operation's selection set. Directives are read past, not kept.
 package struct GraphQLSchema: Sendable {
     /// A field of an object, interface or input type.
     struct Field: Sendable {
         let name: String
         let type: GraphQLType
         let line: Int
+        var column: Int = 0
+        /// A field's arguments, in order.
+        var arguments: [GraphQLInputValue] = []
+        /// An input field's default value.
+        var defaultValue: GraphQLValue? = nil
     }
 
     enum Kind: String, Sendable {
@@ -25,12 +30,30 @@ package struct GraphQLSchema: Sendable {
         var possibleTypes: Set<String> = []
         var interfaces: [String] = []
         let line: Int
+        var column: Int = 0
+        /// The fields in the order written (`fields` is by name).
+        var fieldOrder: [String] = []
+        /// A union's members in the order written.
+        var members: [String] = []
     }
 
     /// The file the schema was read from, for messages.
     package let file: String
     var types: [String: TypeDefinition]
     var roots: [String: String]
+    /// Where each root was named (`schema { query: Query }`), for messages.
+    var rootPlaces: [String: (line: Int, column: Int)] = [:]
+    /// What reading found wrong that still let it read on: names defined twice, an extension of
+    /// nothing (graphql-core's SDL rules).
+    var readingProblems: [GraphQLDocumentError] = []
+    /// The directives an operation may use, with their arguments: `@include` and `@skip`, and
+    /// those the schema defines.
+    var directives: [String: [GraphQLInputValue]] = GraphQLSchema.builtInDirectives
+
+    static let builtInDirectives: [String: [GraphQLInputValue]] = [
+        "include": [GraphQLInputValue(name: "if", type: .nonNull(.named("Boolean")), defaultValue: nil, line: 0, column: 0)],
+        "skip": [GraphQLInputValue(name: "if", type: .nonNull(.named("Boolean")), defaultValue: nil, line: 0, column: 0)],
+    ]
 
     static let builtInScalars: Set<String> = ["Int", "Float", "String", "Boolean", "ID"]
 
@@ -41,10 +64,13 @@ package struct GraphQLSchema: Sendable {
 
     /// Reads SDL; the failure names the line and column.
     package static func parse(_ text: String, file: String) -> Result<GraphQLSchema, GraphQLDocumentError> {
-        GraphQLLexer.read(text, file: file, make: { SchemaReader(tokens: $0) }) { (reader: inout SchemaReader) throws(GraphQLLexer.Failure) in
+        GraphQLLexer.read(text, file: file, make: { GraphQLSchemaReader(tokens: $0) }) { (reader: inout GraphQLSchemaReader) throws(GraphQLLexer.Failure) in
             try reader.read()
         }.map { reader in
             var schema = GraphQLSchema(file: file, types: reader.types, roots: reader.roots)
+            schema.rootPlaces = reader.rootPlaces
+            schema.directives.merge(reader.directives) { _, defined in defined }
+            schema.readingProblems = reader.problems.map { GraphQLDocumentError(file: file, line: $0.line, column: $0.column, message: $0.message) }
             schema.linkPossibleTypes()
             return schema
         }
@@ -73,104 +99,4 @@ package struct GraphQLDocumentError: Error, Equatable, CustomStringConvertible {
 
     /// `file:line:column: message`.
     package var description: String { "\(file):\(line):\(column): \(message)" }
-}
-
-/// Reads SDL definitions into types.
-private struct SchemaReader {
-    var tokens: GraphQLTokens
-    var types: [String: GraphQLSchema.TypeDefinition] = [:]
-    var roots: [String: String] = [:]
-
-    mutating func read() throws(GraphQLLexer.Failure) {
-        while !tokens.atEnd {
-            tokens.skipDescription()
-            let extending = tokens.takeKeyword("extend")
-            let line = tokens.current.line
-            guard let keyword = tokens.name() else { throw tokens.fail("expected a definition") }
-            switch keyword {
-            case "schema": try readSchema()
-            case "type", "interface", "input": try readFields(keyword, extending: extending, line: line)
-            case "enum": try readEnum(extending: extending, line: line)
-            case "scalar":
-                let name = try tokens.expectName("a scalar name")
-                try tokens.skipDirectives()
-                if types[name] == nil { types[name] = .init(name: name, kind: .scalar, line: line) }
-            case "union": try readUnion(extending: extending, line: line)
-            case "directive": try readDirectiveDefinition()
-            default: throw tokens.fail("expected type, interface, input, enum, scalar, union, schema or directive")
-            }
-        }
-    }
-
-    mutating func readSchema() throws(GraphQLLexer.Failure) {
-        try tokens.skipDirectives()
-        try tokens.expect("{")
-        while !tokens.take("}") {
-            let kind = try tokens.expectName("query, mutation or subscription")
-            try tokens.expect(":")
-            roots[kind] = try tokens.expectName("a type name")
-        }
-    }
-
-    mutating func readFields(_ keyword: String, extending: Bool, line: Int) throws(GraphQLLexer.Failure) {
-        let name = try tokens.expectName("a type name")
-        let kind = GraphQLSchema.Kind(rawValue: keyword) ?? .object
-        var type = types[name] ?? .init(name: name, kind: kind, line: line)
-        if tokens.takeKeyword("implements") {
-            _ = tokens.take("&")
-            repeat { type.interfaces.append(try tokens.expectName("an interface name")) } while tokens.take("&")
-        }
-        try tokens.skipDirectives()
-        if tokens.take("{") {
-            while !tokens.take("}") {
-                tokens.skipDescription()
-                let fieldLine = tokens.current.line
-                let fieldName = try tokens.expectName("a field name")
-                try tokens.skipArguments()
-                try tokens.expect(":")
-                let fieldType = try tokens.typeReference()
-                if tokens.take("=") {
-                    if case .punctuator = tokens.current.kind { try tokens.skipGroup() } else { tokens.advance() }
-                }
-                try tokens.skipDirectives()
-                type.fields[fieldName] = .init(name: fieldName, type: fieldType, line: fieldLine)
-            }
-        }
-        types[name] = type
-    }
-
-    mutating func readEnum(extending: Bool, line: Int) throws(GraphQLLexer.Failure) {
-        let name = try tokens.expectName("an enum name")
-        var type = types[name] ?? .init(name: name, kind: .enum, line: line)
-        try tokens.skipDirectives()
-        if tokens.take("{") {
-            while !tokens.take("}") {
-                tokens.skipDescription()
-                type.enumValues.insert(try tokens.expectName("an enum value"))
-                try tokens.skipDirectives()
-            }
-        }
-        types[name] = type
-    }
-
-    mutating func readUnion(extending: Bool, line: Int) throws(GraphQLLexer.Failure) {
-        let name = try tokens.expectName("a union name")
-        var type = types[name] ?? .init(name: name, kind: .union, line: line)
-        try tokens.skipDirectives()
-        if tokens.take("=") {
-            _ = tokens.take("|")
-            repeat { type.possibleTypes.insert(try tokens.expectName("a member type")) } while tokens.take("|")
-        }
-        types[name] = type
-    }
-
-    mutating func readDirectiveDefinition() throws(GraphQLLexer.Failure) {
-        try tokens.expect("@")
-        _ = try tokens.expectName("a directive name")
-        try tokens.skipArguments()
-        _ = tokens.takeKeyword("repeatable")
-        guard tokens.takeKeyword("on") else { throw tokens.fail("expected 'on'") }
-        _ = tokens.take("|")
-        repeat { _ = try tokens.expectName("a directive location") } while tokens.take("|")
-    }
 }

@@ -22,13 +22,20 @@ package struct GraphQLStubCheck {
     package static let documentFile = RouteLoader.operationDocument
 
     /// The problems of an operation document against a schema: unknown types, fragments and
-    /// fields, leaves with a selection set and objects without one.
+    /// fields, leaves with a selection set and objects without one; unknown, missing and
+    /// mistyped arguments, undefined, unused and misplaced variables.
     package static func validate(_ document: GraphQLOperations, against schema: GraphQLSchema) -> [String] {
-        GraphQLDocumentCheck(schema: schema, document: document).problems
+        GraphQLDocumentCheck(schema: schema, document: document).problems + GraphQLArgumentCheck(schema: schema, document: document).problems
     }
 
-    /// Checks the operation routes of `catalog` against `schema`.
+    /// The problems of the schema itself, by the type-system rules graphql-core enforces.
+    package static func validate(_ schema: GraphQLSchema) -> [GraphQLDocumentError] {
+        GraphQLSchemaCheck(schema).problems
+    }
+
+    /// Checks the schema, then the operation routes of `catalog` against it.
     package init(catalog: StubCatalog, schema: GraphQLSchema) {
+        problems = GraphQLStubCheck.validate(schema).map(\.description)
         for route in catalog.routes {
             guard let name = route.operation else { continue }
             let relative = "\(route.id)/\(GraphQLStubCheck.documentFile)"
@@ -58,9 +65,9 @@ package struct GraphQLStubCheck {
             problems.append("\(file):\(operation.line): \(name) is a \(operation.kind), but \(route.id)/route.json says \(route.operationKind ?? "query")")
         }
         operationsChecked += 1
-        let documentCheck = GraphQLDocumentCheck(schema: schema, document: document)
-        problems += documentCheck.problems
-        guard documentCheck.problems.isEmpty else { return }
+        let documentProblems = GraphQLStubCheck.validate(document, against: schema)
+        problems += documentProblems
+        guard documentProblems.isEmpty else { return }
         for variant in route.variants where variant.fault == nil && variant.stream == nil && !variant.body.isEmpty {
             let bodyFile = variant.bodySource ?? "\(route.id)/\(variant.name)"
             guard let body = try? JSONParser.parse(variant.body) else {

@@ -1,26 +1,49 @@
 #!/usr/bin/env python3
-"""graphql-core (the reference implementation's Python port) as an oracle: validates documents
-against a schema and prints, for each, the messages of its validation errors.
+"""graphql-core (the reference implementation's Python port) as an oracle.
 
 stdin: {"schema": SDL, "documents": [text, ...]}   stdout: [[message, ...], ...]
+  each document's validation errors against the schema;
+stdin: {"schemas": [SDL, ...]}                      stdout: [[message, ...], ...]
+  each schema's own errors: the SDL rules build_schema enforces, then validate_schema's.
 Exits 3 when graphql-core is not installed."""
 import json
 import sys
 
 try:
-    from graphql import build_schema, parse, validate
+    from graphql import build_ast_schema, build_schema, parse, validate, validate_schema
     from graphql.error import GraphQLError
+    from graphql.validation import validate as validate_document  # noqa: F401
+    from graphql.validation.validate import validate_sdl
 except ImportError as error:
     print(f"graphql-core is not installed: {error}", file=sys.stderr)
     sys.exit(3)
 
-request = json.load(sys.stdin)
-schema = build_schema(request["schema"])
-out = []
-for text in request["documents"]:
+
+def schema_errors(sdl):
     try:
-        errors = validate(schema, parse(text))
+        document = parse(sdl)
     except GraphQLError as error:
-        errors = [error]
-    out.append([e.message for e in errors])
+        return [error.message]
+    errors = validate_sdl(document)
+    if errors:
+        return [e.message for e in errors]
+    try:
+        schema = build_ast_schema(document, assume_valid_sdl=True)
+    except (GraphQLError, TypeError) as error:
+        return [str(error)]
+    return [e.message for e in validate_schema(schema)]
+
+
+request = json.load(sys.stdin)
+out = []
+if "schemas" in request:
+    out = [schema_errors(sdl) for sdl in request["schemas"]]
+else:
+    schema = build_schema(request["schema"])
+    for text in request["documents"]:
+        try:
+            errors = validate(schema, parse(text))
+        except GraphQLError as error:
+            errors = [error]
+        out.append([e.message for e in errors])
 print(json.dumps(out))

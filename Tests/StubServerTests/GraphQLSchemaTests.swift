@@ -54,6 +54,29 @@ import Testing
         #expect(lines.count == 6, "\(result.stdout)")
     }
 
+    /// A schema that breaks the type-system rules, and an operation with a wrong argument: each
+    /// problem with its file, line and column, and exit 1.
+    @Test func schemaAndArgumentProblemsNameTheirPlace() async throws {
+        let sdl = try String(contentsOfFile: GraphQLSchemaTests.schemaFile, encoding: .utf8)
+            + "\ntype Robot implements Node {\n  id: String\n  id: ID!\n}\n"
+        let root = try drifted(["graphql/user/operation.graphql": "query GetUser($id: ID!) {\n  user(id: $id, upper: true) { id name email role }\n}\n"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let schema = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-schema-\(UUID().uuidString).graphqls").path
+        try Data(sdl.utf8).write(to: URL(fileURLWithPath: schema))
+        defer { try? FileManager.default.removeItem(atPath: schema) }
+        let result = try await stubd(["check", root.path, "--graphql", schema])
+        #expect(result.exitCode == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let robot = sdl.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("type Robot") }! + 1
+        for expected in [
+            "\(schema):\(robot + 2):3: Field 'Robot.id' can only be defined once.",
+            "\(schema):\(robot + 1):3: Interface field Node.id expects type ID! but Robot.id is type String.",
+            "graphql/user/operation.graphql:2:17: Unknown argument 'upper' on field 'Query.user'.",
+        ] {
+            #expect(lines.contains(expected), "missing: \(expected)\nin:\n\(result.stdout)")
+        }
+    }
+
     @Test func partialDataWithErrorsMayHoldNullsAndScalarsAreChecked() throws {
         let schema = try GraphQLSchema.parse(String(contentsOfFile: GraphQLSchemaTests.schemaFile, encoding: .utf8), file: "s").get()
         let root = try drifted([

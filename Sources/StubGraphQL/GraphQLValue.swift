@@ -1,0 +1,156 @@
+import StubCore
+
+/// A value as a document writes it: an argument's, a variable's default, an input field's
+/// default. Numbers keep their text, so a range check sees what was written.
+indirect enum GraphQLValue: Sendable, Equatable {
+    case variable(String)
+    case int(String)
+    case float(String)
+    case string(String)
+    case boolean(Bool)
+    case null
+    case enumValue(String)
+    case list([GraphQLValue])
+    case object([(name: String, value: GraphQLValue)])
+
+    static func == (a: GraphQLValue, b: GraphQLValue) -> Bool { a.description == b.description }
+
+    /// The value as GraphQL prints it, for messages (`"a"`, `[1, 2]`, `{ name: "a" }`).
+    var description: String {
+        switch self {
+        case .variable(let name): "$\(name)"
+        case .int(let text), .float(let text): text
+        case .string(let text): "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+        case .boolean(let value): value ? "true" : "false"
+        case .null: "null"
+        case .enumValue(let name): name
+        case .list(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
+        case .object(let fields): fields.isEmpty ? "{}" : "{ " + fields.map { "\($0.name): \($0.value.description)" }.joined(separator: ", ") + " }"
+        }
+    }
+
+    /// Every variable the value names, nested ones too.
+    var variables: [String] {
+        switch self {
+        case .variable(let name): [name]
+        case .list(let items): items.flatMap(\.variables)
+        case .object(let fields): fields.flatMap(\.value.variables)
+        default: []
+        }
+    }
+}
+
+/// An argument or input field as a schema defines it: `id: ID!`, `first: Int = 10`.
+struct GraphQLInputValue: Sendable {
+    let name: String
+    let type: GraphQLType
+    let defaultValue: GraphQLValue?
+    let line: Int
+    let column: Int
+}
+
+/// An argument as an operation passes it: `id: $id`, `first: 10`.
+struct GraphQLArgument: Sendable {
+    let name: String
+    let value: GraphQLValue
+    let line: Int
+    let column: Int
+}
+
+/// A directive where an operation uses it: `@include(if: $withEmail)`.
+struct GraphQLDirective: Sendable {
+    let name: String
+    let arguments: [GraphQLArgument]
+    let line: Int
+    let column: Int
+}
+
+extension GraphQLTokens {
+    /// A value; `constant` refuses variables (in a default value or a schema).
+    mutating func value(constant: Bool) throws(GraphQLLexer.Failure) -> GraphQLValue {
+        switch current.kind {
+        case .punctuator("$"):
+            guard !constant else { throw fail("expected a constant value") }
+            advance()
+            return .variable(try expectName("a variable name"))
+        case .int(let text): advance(); return .int(text)
+        case .float(let text): advance(); return .float(text)
+        case .string(let text): advance(); return .string(text)
+        case .name(let name):
+            advance()
+            switch name {
+            case "true": return .boolean(true)
+            case "false": return .boolean(false)
+            case "null": return .null
+            default: return .enumValue(name)
+            }
+        case .punctuator("["):
+            advance()
+            var items: [GraphQLValue] = []
+            while !take("]") {
+                guard !atEnd else { throw fail("expected ']'") }
+                items.append(try value(constant: constant))
+            }
+            return .list(items)
+        case .punctuator("{"):
+            advance()
+            var fields: [(name: String, value: GraphQLValue)] = []
+            while !take("}") {
+                let name = try expectName("an input field name")
+                try expect(":")
+                fields.append((name, try value(constant: constant)))
+            }
+            return .object(fields)
+        default:
+            throw fail("expected a value")
+        }
+    }
+
+    /// `(name: value, …)`, if an argument list starts here.
+    mutating func arguments(constant: Bool) throws(GraphQLLexer.Failure) -> [GraphQLArgument] {
+        guard take("(") else { return [] }
+        var arguments: [GraphQLArgument] = []
+        while !take(")") {
+            let (line, column) = (current.line, current.column)
+            let name = try expectName("an argument name")
+            try expect(":")
+            arguments.append(GraphQLArgument(name: name, value: try value(constant: constant), line: line, column: column))
+        }
+        return arguments
+    }
+
+    /// `@name(arguments)` any number of times.
+    mutating func directives(constant: Bool) throws(GraphQLLexer.Failure) -> [GraphQLDirective] {
+        var directives: [GraphQLDirective] = []
+        while current.kind == .punctuator("@") {
+            let (line, column) = (current.line, current.column)
+            advance()
+            let name = try expectName("a directive name")
+            directives.append(GraphQLDirective(name: name, arguments: try arguments(constant: constant), line: line, column: column))
+        }
+        return directives
+    }
+
+    /// `(name: Type = default @directive, …)`, if a definition list starts here: a field's
+    /// arguments in a schema.
+    mutating func inputValueDefinitions() throws(GraphQLLexer.Failure) -> [GraphQLInputValue] {
+        guard take("(") else { return [] }
+        var values: [GraphQLInputValue] = []
+        while !take(")") {
+            skipDescription()
+            values.append(try inputValueDefinition())
+        }
+        return values
+    }
+
+    /// `name: Type = default @directive`.
+    mutating func inputValueDefinition() throws(GraphQLLexer.Failure) -> GraphQLInputValue {
+        let (line, column) = (current.line, current.column)
+        let name = try expectName("an argument name")
+        try expect(":")
+        let type = try typeReference()
+        let defaultValue = take("=") ? try value(constant: true) : nil
+        _ = try directives(constant: true)
+        return GraphQLInputValue(name: name, type: type, defaultValue: defaultValue, line: line, column: column)
+    }
+}
