@@ -14,6 +14,8 @@ package struct GraphQLSchema: Sendable {
         var arguments: [GraphQLInputValue] = []
         /// An input field's default value.
         var defaultValue: GraphQLValue? = nil
+        /// Marked `@deprecated`.
+        var deprecated = false
     }
 
     enum Kind: String, Sendable {

@@ -63,7 +63,12 @@ struct GraphQLSchemaCheck {
             } else if kind(of: named) == .input {
                 add(field.line, field.column, "The type of \(type.name).\(name) must be Output Type but got: \(field.type).")
             }
-            for argument in field.arguments { checkInputType(argument.type, argument.line, argument.column, "\(type.name).\(name)(\(argument.name):)") }
+            for argument in field.arguments {
+                checkInputType(argument.type, argument.line, argument.column, "\(type.name).\(name)(\(argument.name):)")
+                if argument.deprecated, case .nonNull = argument.type, argument.defaultValue == nil {
+                    add(argument.line, argument.column, "Required argument \(type.name).\(name)(\(argument.name):) cannot be deprecated.")
+                }
+            }
         }
     }
 
@@ -109,6 +114,9 @@ struct GraphQLSchemaCheck {
             guard let field = type.fields[name] else {
                 add(type, "Interface field \(interface.name).\(name) expected but \(type.name) does not provide it.")
                 continue
+            }
+            if field.deprecated && !expected.deprecated {
+                add(field.line, field.column, "Interface field \(interface.name).\(name) is not deprecated, so implementation field \(type.name).\(name) must not be deprecated.")
             }
             if !isSubtype(field.type, of: expected.type) {
                 add(field.line, field.column, "Interface field \(interface.name).\(name) expects type \(expected.type) but \(type.name).\(name) is type \(field.type).")
@@ -161,6 +169,9 @@ struct GraphQLSchemaCheck {
         for name in type.fieldOrder {
             guard let field = type.fields[name] else { continue }
             checkInputType(field.type, field.line, field.column, "\(type.name).\(name)")
+            if field.deprecated, case .nonNull = field.type, field.defaultValue == nil {
+                add(field.line, field.column, "Required input field \(type.name).\(name) cannot be deprecated.")
+            }
         }
     }
 

@@ -89,7 +89,7 @@ struct GraphQLSchemaReader {
                 try tokens.expect(":")
                 let fieldType = try tokens.typeReference()
                 let defaultValue = tokens.take("=") ? try tokens.value(constant: true) : nil
-                try tokens.skipDirectives()
+                let deprecated = try tokens.directives(constant: true).contains { $0.name == "deprecated" }
                 if type.fields[fieldName] != nil {
                     problems.append((fieldLine, fieldColumn, "Field '\(name).\(fieldName)' can only be defined once."))
                     continue
@@ -99,7 +99,7 @@ struct GraphQLSchemaReader {
                     problems.append((argument.line, argument.column, "Argument '\(name).\(fieldName)(\(argument.name):)' can only be defined once."))
                 }
                 type.fields[fieldName] = .init(name: fieldName, type: fieldType, line: fieldLine, column: fieldColumn, arguments: arguments,
-                                               defaultValue: defaultValue)
+                                               defaultValue: defaultValue, deprecated: deprecated)
                 type.fieldOrder.append(fieldName)
             }
         }

@@ -47,6 +47,8 @@ struct GraphQLInputValue: Sendable {
     let defaultValue: GraphQLValue?
     let line: Int
     let column: Int
+    /// Marked `@deprecated`.
+    var deprecated = false
 }
 
 /// An argument as an operation passes it: `id: $id`, `first: 10`.
@@ -150,7 +152,7 @@ extension GraphQLTokens {
         try expect(":")
         let type = try typeReference()
         let defaultValue = take("=") ? try value(constant: true) : nil
-        _ = try directives(constant: true)
-        return GraphQLInputValue(name: name, type: type, defaultValue: defaultValue, line: line, column: column)
+        let deprecated = try directives(constant: true).contains { $0.name == "deprecated" }
+        return GraphQLInputValue(name: name, type: type, defaultValue: defaultValue, line: line, column: column, deprecated: deprecated)
     }
 }

@@ -57,6 +57,10 @@ struct GraphQLValidationTests {
         "schema { query: Q mutation: M } type Q { a: Int } input M { x: Int }",
         "schema { mutation: M } type M { a: Int }",
         "type Query { a: Int } type __Bad { x: Int }",
+        "type Query { a: Int } interface I { id: ID } type T implements I { id: ID @deprecated(reason: \"old\") }",
+        "type Query { a: Int } interface I { id: ID @deprecated } type T implements I { id: ID @deprecated }",
+        "type Query { a(x: Int! @deprecated): Int b(y: Int! = 1 @deprecated): Int }",
+        "type Query { a: Int } input In { x: Int! @deprecated y: Int @deprecated }",
     ]
 
     @Test func schemaProblemsAreGraphQLCoresAndNameTheirPlace() async throws {
