@@ -14,7 +14,8 @@ The material is read from ../shared/corpus (or --corpus). Without it, this print
 and exits 0 having run nothing. More documents, fetched by hand and kept outside the repository,
 join the table with --document "TITLE=PATH" (repeatable), e.g. Spotify's, from
 github.com/sonallux/spotify-web-api: official-spotify-open-api.yml (as Spotify publishes it) and
-fixed-spotify-open-api.yml (with that project's corrections).
+fixed-spotify-open-api.yml (with that project's corrections); Twilio's from github.com/twilio/twilio-oai
+(spec/yaml/twilio_api_v2010.yaml); Box's from github.com/box/box-openapi (openapi.json).
 """
 import argparse
 import http.client
