@@ -24,18 +24,25 @@ struct GraphQLSchemaReader {
             guard let keyword = tokens.name() else { throw tokens.fail("expected a definition") }
             switch keyword {
             case "schema": try readSchema(extending: extending, line: line, column: column)
-            case "type", "interface", "input": try readFields(keyword, extending: extending, line: line)
-            case "enum": try readEnum(extending: extending, line: line)
+            case "type", "interface", "input": try readFields(keyword, extending: extending)
+            case "enum": try readEnum(extending: extending)
             case "scalar":
-                let (nameLine, nameColumn) = (tokens.current.line, tokens.current.column)
-                let name = try tokens.expectName("a scalar name")
+                let type = try definition(.scalar, extending: extending, "a scalar name")
                 try tokens.skipDirectives()
-                if let type = start(name, kind: .scalar, extending: extending, line: nameLine, column: nameColumn) { types[name] = type }
-            case "union": try readUnion(extending: extending, line: line)
+                types[type.name] = type
+            case "union": try readUnion(extending: extending)
             case "directive": try readDirectiveDefinition()
             default: throw tokens.fail("expected type, interface, input, enum, scalar, union, schema or directive")
             }
         }
+    }
+
+    /// Reads a definition's name (`what` it should be) and starts the definition: a new one, or
+    /// the one an `extend` extends.
+    private mutating func definition(_ kind: GraphQLSchema.Kind, extending: Bool, _ what: String) throws(GraphQLLexer.Failure) -> GraphQLSchema.TypeDefinition {
+        let (line, column) = (tokens.current.line, tokens.current.column)
+        let name = try tokens.expectName(what)
+        return start(name, kind: kind, extending: extending, line: line, column: column) ?? .init(name: name, kind: kind, line: line, column: column)
     }
 
     /// The definition to add to: a new one, or the one an `extend` extends. A second definition
@@ -70,11 +77,10 @@ struct GraphQLSchemaReader {
         }
     }
 
-    mutating func readFields(_ keyword: String, extending: Bool, line: Int) throws(GraphQLLexer.Failure) {
-        let (nameLine, nameColumn) = (tokens.current.line, tokens.current.column)
-        let name = try tokens.expectName("a type name")
+    mutating func readFields(_ keyword: String, extending: Bool) throws(GraphQLLexer.Failure) {
         let kind = GraphQLSchema.Kind(rawValue: keyword) ?? .object
-        var type = start(name, kind: kind, extending: extending, line: nameLine, column: nameColumn) ?? .init(name: name, kind: kind, line: nameLine, column: nameColumn)
+        var type = try definition(kind, extending: extending, "a type name")
+        let name = type.name
         if tokens.takeKeyword("implements") {
             _ = tokens.take("&")
             repeat { type.interfaces.append(try tokens.expectName("an interface name")) } while tokens.take("&")
@@ -106,10 +112,9 @@ struct GraphQLSchemaReader {
         types[name] = type
     }
 
-    mutating func readEnum(extending: Bool, line: Int) throws(GraphQLLexer.Failure) {
-        let (nameLine, nameColumn) = (tokens.current.line, tokens.current.column)
-        let name = try tokens.expectName("an enum name")
-        var type = start(name, kind: .enum, extending: extending, line: nameLine, column: nameColumn) ?? .init(name: name, kind: .enum, line: nameLine)
+    mutating func readEnum(extending: Bool) throws(GraphQLLexer.Failure) {
+        var type = try definition(.enum, extending: extending, "an enum name")
+        let name = type.name
         try tokens.skipDirectives()
         if tokens.take("{") {
             while !tokens.take("}") {
@@ -128,10 +133,9 @@ struct GraphQLSchemaReader {
         types[name] = type
     }
 
-    mutating func readUnion(extending: Bool, line: Int) throws(GraphQLLexer.Failure) {
-        let (nameLine, nameColumn) = (tokens.current.line, tokens.current.column)
-        let name = try tokens.expectName("a union name")
-        var type = start(name, kind: .union, extending: extending, line: nameLine, column: nameColumn) ?? .init(name: name, kind: .union, line: nameLine)
+    mutating func readUnion(extending: Bool) throws(GraphQLLexer.Failure) {
+        var type = try definition(.union, extending: extending, "a union name")
+        let name = type.name
         try tokens.skipDirectives()
         if tokens.take("=") {
             _ = tokens.take("|")
