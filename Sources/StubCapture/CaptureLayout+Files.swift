@@ -57,6 +57,7 @@ extension CaptureLayout {
 
     static func variantJSON(_ variant: Variant) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
+        if let description = variant.description { members.append(("description", .string(description))) }
         if !variant.when.isEmpty {
             var kinds: [(key: String, value: JSONValue)] = []
             for (kind, key) in [("path", "path"), ("query", "query"), ("header", "headers"), ("body", "body"), ("variables", "variables")] {

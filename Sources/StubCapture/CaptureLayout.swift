@@ -73,6 +73,9 @@ package struct CaptureLayout: Sendable {
         package var headers: [(name: String, value: String)]
         /// `(kind, name, value)`: kind is `path`, `query`, `header`, `body` or `variables`.
         package var when: [(kind: String, name: String, value: String)]
+        /// The name the source gave the response (a Postman example's), which
+        /// `x-mock-response-name` picks it by.
+        package var description: String? = nil
     }
 
     /// The services, one per host.

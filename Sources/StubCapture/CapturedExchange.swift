@@ -32,6 +32,13 @@ package struct CapturedExchange: Sendable {
     /// The response body kept in a file instead of `responseBody` (a recording), already
     /// processed as a stub body: secrets out, JSON re-indented.
     package var spooledBody: SpooledBody?
+    /// A name the source gave this response (a Postman example's), for its variant.
+    package var label: String? = nil
+    /// Where the exchange came from, for its route's description (`Postman: Users / Get user`).
+    package var note: String? = nil
+    /// Path segments the source declares parameters (Postman's `:id`), by position among the
+    /// path's segments: always a `{name}` in the route, whatever their values.
+    package var pathVariables: [Int: String] = [:]
 
     /// An exchange.
     package init(method: String, scheme: String = "https", host: String, path: String, query: [(name: String, value: String)] = [],

@@ -46,7 +46,8 @@ struct RouteBuilder {
             if variantFor[responseKey] == nil {
                 let count = perStatus[variant.status, default: 0] + 1
                 perStatus[variant.status] = count
-                variant.name = count == 1 ? String(variant.status) : "\(variant.status)-\(count)"
+                variant.name = RouteBuilder.variantName(status: variant.status, count: count, label: request.label, taken: Set(variants.map(\.name)))
+                variant.description = request.label
                 // Only a request's first answer is chosen by `when`; later ones are for sequences.
                 variant.when = sequences.contains { $0.key == requestKey } ? [] : when
                 variants.append(variant)
@@ -61,11 +62,27 @@ struct RouteBuilder {
         let fewest = variants.map { $0.when.filter { $0.kind != "path" }.count }.min() ?? 0
         let plain = variants.filter { $0.when.filter { $0.kind != "path" }.count == fewest }
         let fallback = plain.count < variants.count ? (plain.first { (200...299).contains($0.status) } ?? plain.first)?.name : nil
-        var route = CaptureLayout.Route(folder: group.operation?.name ?? folder, method: group.method, path: path, description: sequenceHint(sequences),
+        let description = [requests.first?.note, sequenceHint(sequences)].compactMap { $0 }.joined(separator: ". ")
+        var route = CaptureLayout.Route(folder: group.operation?.name ?? folder, method: group.method, path: path,
+                                        description: description.isEmpty ? nil : description,
                                         headers: [], variants: variants, defaultVariant: fallback ?? firstSuccess ?? variants.first?.name)
         route.operation = group.operation
         hoistSharedHeaders(&route)
         return route
+    }
+
+    /// `200`, `200-2` for a capture's answers; `200-user-found` for a labelled one (a Postman
+    /// example's name), made unique among `taken`.
+    static func variantName(status: Int, count: Int, label: String?, taken: Set<String>) -> String {
+        guard let label else { return count == 1 ? String(status) : "\(status)-\(count)" }
+        var slug = String(label.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
+        while slug.contains("--") { slug = slug.replacing("--", with: "-") }
+        slug = String(slug.trimming { $0 == "-" }.prefix(60))
+        let base = slug.isEmpty || slug == String(status) ? String(status) : "\(status)-\(slug)"
+        var name = base
+        var n = 2
+        while taken.contains(name) { name = "\(base)-\(n)"; n += 1 }
+        return name
     }
 
     /// Request headers that describe the browser or the connection, not what was asked for.

@@ -22,6 +22,19 @@ struct ServiceBuilder {
         var operation: (name: String, kind: String, document: String?)? = nil
     }
 
+    /// The group's declared parameters (Postman's `:id`) as parameters under their own names;
+    /// a guessed parameter that would share a name is renamed by its place.
+    func declareParameters(_ group: inout Group) {
+        var declared: [Int: String] = [:]
+        for index in group.indices { declared.merge(exchanges[index].pathVariables) { first, _ in first } }
+        guard !declared.isEmpty else { return }
+        for (position, name) in declared where position < group.parameters.count { group.parameters[position] = name }
+        let names = Set(declared.values)
+        for position in group.parameters.indices where declared[position] == nil {
+            if let name = group.parameters[position], names.contains(name) { group.parameters[position] = "p\(position)" }
+        }
+    }
+
     func build(name: String, report: inout RedactionReport) -> CaptureLayout.Service {
         var order: [String] = []
         var groups: [String: Group] = [:]
@@ -29,7 +42,9 @@ struct ServiceBuilder {
         var endpoint: String?
         for (index, exchange) in exchanges.enumerated() {
             let segments = PathTemplating.segments(exchange.path)
-            var key = PathTemplating.shapeKey(method: exchange.method, segments: segments, templates: options.templates)
+            // A declared parameter groups by its place, whatever its value.
+            let shaped = segments.indices.map { exchange.pathVariables[$0] == nil ? segments[$0] : "{}" }
+            var key = PathTemplating.shapeKey(method: exchange.method, segments: shaped, templates: options.templates)
             let graphQL = GraphQLCapture.operation(of: exchange).flatMap { op in endpoint == nil || endpoint == exchange.path ? op : nil }
             if let graphQL {
                 endpoint = exchange.path
@@ -44,7 +59,10 @@ struct ServiceBuilder {
             if groups[key]?.operation?.document == nil, let document = graphQL?.document { groups[key]?.operation?.document = document }
         }
         var all = order.compactMap { groups[$0] }
-        for g in all.indices { all[g].parameters = PathTemplating.parameters(of: all[g].segments, templates: options.templates) }
+        for g in all.indices {
+            all[g].parameters = PathTemplating.parameters(of: all[g].segments, templates: options.templates)
+            declareParameters(&all[g])
+        }
         let prefix = basePathSegments(all)
         var used = Set<String>()
         var routes: [CaptureLayout.Route] = []

@@ -59,4 +59,13 @@ public final class Route: Sendable {
     public func variantIndex(named name: String) -> Int? {
         variants.firstIndex { $0.name == name }
     }
+
+    /// The variant a Postman mock server's headers pick: named `mockName` (its name, or its
+    /// description, where `import-postman` keeps the example's name) and of status `code`, each
+    /// when given.
+    func variantIndex(mockName: String?, code: Int?) -> Int? {
+        variants.firstIndex { variant in
+            (code == nil || variant.status == code) && (mockName == nil || variant.name == mockName || variant.description == mockName)
+        }
+    }
 }

@@ -15,6 +15,11 @@ package struct RequestControls: Sendable, Equatable {
     package var throttleBytesPerSecond: Int?
     /// For a streamed body: reset the connection after this many events (`cut-after=N`).
     package var cutAfter: Int?
+    /// A Postman mock server's selection: `x-mock-response-name` (a variant's name or
+    /// description, which `import-postman` sets to the example's name) and
+    /// `x-mock-response-code` (its status). `X-Stub-Variant` beats both.
+    package var mockName: String?
+    package var mockCode: Int?
 
     /// Reads the controls by lookup; a malformed control is a 400 reply, never ignored. The control
     /// query parameters are left out of the request's journal copy (`RequestHead.snapshot()`).
@@ -23,6 +28,15 @@ package struct RequestControls: Sendable, Equatable {
         guard request.mayCarryControls else { return .success(controls) }
         // A static helper, not a local function: capturing `request` would copy (retain) it.
         controls.variant = value(request, header: "X-Stub-Variant", query: "__variant")
+        if controls.variant == nil {
+            controls.mockName = request.header("X-Mock-Response-Name")
+            if let text = request.header("X-Mock-Response-Code") {
+                guard let code = Int(text.trimmingASCIISpaces()), (100...599).contains(code) else {
+                    return .failure(ReplyFailure(.error(400, "invalid x-mock-response-code", [("value", .string(text)), ("expected", .string("an HTTP status, 100 to 599"))])))
+                }
+                controls.mockCode = code
+            }
+        }
         if let text = value(request, header: "X-Stub-Delay", query: "__delay") {
             guard let ms = Int(text.trimmingASCIISpaces()), ms >= 0, ms <= Limits.maxDelayMs else {
                 return .failure(ReplyFailure(.error(400, "invalid delay", [("value", .string(text)), ("expected", .string(Limits.delayExpectation))])))

@@ -120,6 +120,16 @@ package struct ResponsePlanner: Sendable {
             }
             return .success((i, .request))
         }
+        if controls.mockName != nil || controls.mockCode != nil {
+            guard let i = route.variantIndex(mockName: controls.mockName, code: controls.mockCode) else {
+                return .failure(ReplyFailure(.error(400, "no variant answers the x-mock-response headers", [
+                    ("route", .string(route.id)), ("name", controls.mockName.map { .string($0) } ?? .null),
+                    ("code", controls.mockCode.map { JSONValue.number(Double($0)) } ?? .null),
+                    ("variants", .array(route.variants.map { .string($0.name) })),
+                ])))
+            }
+            return .success((i, .request))
+        }
         if let name = decision?.variant, let i = route.variantIndex(named: name) {
             return .success((i, decision?.fromSequence == true ? .sequence : .override))
         }

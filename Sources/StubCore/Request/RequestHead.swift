@@ -59,13 +59,20 @@ extension StubRequest: RequestHead {
     }
 }
 
-/// The name prefixes of request controls: `X-Stub-` headers (any case) and `__` query parameters.
+/// The name prefixes of request controls: `X-Stub-` and `X-Mock-Response-` headers (any case)
+/// and `__` query parameters.
 package enum ControlNames {
-    /// True for a header name starting with `X-Stub-` in any case. Concrete and loop-based: it
-    /// runs for every header of every request, from another module, where a generic would not be
-    /// specialized and would look up type metadata on each call.
+    /// True for a header name starting with `X-Stub-`, or `X-Mock-Response-` (a Postman mock
+    /// server's selection headers), in any case. Concrete and loop-based: it runs for every
+    /// header of every request, from another module, where a generic would not be specialized
+    /// and would look up type metadata on each call.
     package static func isControlHeader(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        let prefix: StaticString = "x-stub-"
+        hasPrefix(name, "x-stub-") || hasPrefix(name, "x-mock-response-")
+    }
+
+    /// True when `name` starts with `prefix` (lower-case ASCII letters and `-`) in any case.
+    @inline(__always)
+    private static func hasPrefix(_ name: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
         guard name.count >= prefix.utf8CodeUnitCount else { return false }
         return prefix.withUTF8Buffer { want in
             for i in 0..<want.count where name[i] | 0x20 != want[i] { return false }

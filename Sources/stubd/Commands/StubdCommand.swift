@@ -18,6 +18,7 @@ enum StubdCommand {
            stubd probe URL
            stubd tls init [--tls-dir DIR] [--host NAME ...]
            stubd import-har FILE.har --stubs DIR
+           stubd import-postman COLLECTION.json --stubs DIR
            stubd import-openapi SPEC --stubs DIR
            stubd record --upstream URL --stubs DIR
 
@@ -28,6 +29,7 @@ enum StubdCommand {
       probe                   GET a URL and exit 0 on a 2xx answer (container health checks)
       tls init                Make a local certificate authority and a server certificate for HTTPS
       import-har              Turn a HAR capture into stubs (secrets redacted)
+      import-postman          Turn a Postman collection's saved examples into stubs
       import-openapi          Make stubs from an OpenAPI document
       record                  Proxy to a real API and write what passes through as stubs
 
@@ -49,6 +51,7 @@ enum StubdCommand {
         case "probe": return ProbeCommand.run(rest)
         case "tls": return TLSCommand.run(rest)
         case "import-har": return ImportHARCommand.run(rest)
+        case "import-postman": return ImportPostmanCommand.run(rest)
         case "import-openapi": return ImportOpenAPICommand.run(rest)
         case "record": return RecordCommand.run(rest)
         default:

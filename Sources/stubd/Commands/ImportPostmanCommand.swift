@@ -1,0 +1,108 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import StubCapture
+import StubCore
+import StubServer
+
+/// `stubd import-postman COLLECTION.json --stubs DIR`: a Postman collection's saved examples
+/// become stubs, one variant per example, named after it, secrets taken out as for a HAR.
+enum ImportPostmanCommand {
+    static let usage = """
+    OVERVIEW: Turn a Postman collection's saved examples into stubs (format v2.0 and v2.1).
+
+    USAGE: stubd import-postman COLLECTION.json --stubs DIR [OPTIONS]
+
+    OPTIONS:
+      --stubs DIR             Stub directory to write into (created if missing)
+      --environment FILE      A Postman environment export whose values fill {{variables}}
+                              (over the collection's own)
+      --service NAME          Service folder name (default: the host; needs one host)
+      --host HOST             Import only requests to this host
+      --base-path PATH        The service's basePath (default: the paths' common prefix)
+      --no-templates          Keep literal paths (only :name path variables become {name})
+      --overwrite             Replace existing route folders and _service.json files
+      --redact NAME           Also redact headers, query parameters and fields named NAME
+      --keep NAME             Keep NAME even though it looks like a secret
+      -h, --help              Show this help
+
+    Each request's examples become one route's variants, named after the example
+    (`200-user-found`); `x-mock-response-name` and `x-mock-response-code` pick one, as on a
+    Postman mock server.
+    """
+
+    struct Options {
+        var file = ""
+        var environment: String?
+        var stubs = ""
+        var host: String?
+        var layout = CaptureLayout.Options()
+        var overwrite = false
+        var policy = SecretPolicy()
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var scanner = ArgumentScanner(arguments)
+        while let option = scanner.nextOption() {
+            switch option {
+            case "--stubs": options.stubs = try scanner.value(for: option)
+            case "--environment": options.environment = try scanner.value(for: option)
+            case "--service": options.layout.service = try scanner.folderName(for: option)
+            case "--host": options.host = try scanner.value(for: option).lowercased()
+            case "--base-path": options.layout.basePath = try scanner.value(for: option)
+            case "--no-templates": options.layout.templates = false
+            case "--overwrite": options.overwrite = true
+            case "--redact": options.policy.redact(try scanner.value(for: option))
+            case "--keep": options.policy.keep(try scanner.value(for: option))
+            default: throw ArgumentScanner.unknown(option)
+            }
+        }
+        guard let file = scanner.positionals.first else { throw UsageError(message: "expected a Postman collection file") }
+        if scanner.positionals.count > 1 { throw UsageError(message: "unexpected argument \"\(scanner.positionals[1])\"") }
+        guard !options.stubs.isEmpty else { throw UsageError(message: "expected --stubs DIR") }
+        options.file = file
+        return options
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        if arguments.contains("-h") || arguments.contains("--help") { print(usage); return 0 }
+        let options: Options
+        do { options = try parse(arguments) } catch {
+            StubdCommand.fail(error.message, usage: usage)
+            return 2
+        }
+        guard let collection = read(options.file) else { return 1 }
+        var environment: (bytes: [UInt8], file: String)?
+        if let file = options.environment {
+            guard let bytes = read(file) else { return 1 }
+            environment = (bytes, file)
+        }
+        let result: PostmanReader.Result
+        do { result = try PostmanReader.read(collection, file: options.file, environment: environment) } catch {
+            StubdCommand.printError("stubd: \(error)")
+            return 1
+        }
+        for line in result.unstubbed { StubdCommand.printError("stubd: skipped \(line)") }
+        var exchanges = result.exchanges
+        if let host = options.host { exchanges = exchanges.filter { $0.host == host || $0.host.hasPrefix(host + ":") } }
+        let hosts = Set(exchanges.map(\.host))
+        if options.layout.service != nil, hosts.count > 1 {
+            StubdCommand.printError("stubd: --service names one service, but the collection has \(hosts.count) hosts (\(hosts.sorted().joined(separator: ", "))); add --host to pick one")
+            return 2
+        }
+        let layout = CaptureLayout.build(exchanges, options: options.layout, policy: options.policy)
+        return CaptureReport.writeAndCheck(layout, into: options.stubs, overwrite: options.overwrite, skipped: result.skipped, total: exchanges.count)
+    }
+
+    private static func read(_ file: String) -> [UInt8]? {
+        switch StubFiles.read(file, limit: ImportHARCommand.maxHARBytes) {
+        case .success(let bytes): return bytes
+        case .failure(let error):
+            StubdCommand.printError("stubd: \(file): \(error)")
+            return nil
+        }
+    }
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""`stubd import-postman` on real Postman collections: does every saved example answer as saved?
+
+For each collection (and its environment, `COLLECTION[=ENVIRONMENT]`):
+1. `stubd import-postman` into a fresh folder: exit status, routes, what it skipped and why.
+2. `stubd serve` on the result; each example's request (its original request, variables
+   resolved as Postman would: the environment over the collection's variables, `:name` path
+   variables filled) is sent twice: as is, and with `x-mock-response-name: <the example's name>`,
+   a Postman mock server's way of picking it. Status and body are compared as
+   bench/har-replay.py compares them (JSON as parsed JSON, a served "REDACTED" standing for the
+   secret it replaced).
+
+usage: bench/postman-replay.py [--binary PATH] COLLECTION[=ENVIRONMENT] ...
+Prints a markdown table and up to 5 mismatches per collection.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("har_replay", os.path.join(HERE, "har-replay.py"))
+har_replay = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(har_replay)
+
+
+def variables(collection, environment):
+    values = {v["key"]: str(v.get("value", "")) for v in collection.get("variable") or [] if "key" in v and not v.get("disabled")}
+    if environment:
+        values.update({v["key"]: str(v.get("value", "")) for v in environment.get("values") or [] if "key" in v and v.get("enabled", True)})
+    return values
+
+
+def resolve(text, values):
+    return re.sub(r"\{\{\s*([^{}]+?)\s*\}\}", lambda m: values.get(m.group(1), m.group(0)), text or "")
+
+
+def url_text(url):
+    if isinstance(url, str):
+        return url
+    if url.get("raw"):
+        return url["raw"]
+    return (url.get("protocol", "") + "://" if url.get("protocol") else "") + ".".join(url.get("host") or []) + "/" + "/".join(url.get("path") or [])
+
+
+def examples(items, folders=()):
+    for item in items:
+        if "item" in item:
+            yield from examples(item["item"], folders + (item.get("name", ""),))
+        else:
+            for example in item.get("response") or []:
+                yield folders + (item.get("name", ""),), item, example
+
+
+def entry(item, example, values):
+    """The example as a HAR entry: what har-replay.py replays and compares."""
+    request = example.get("originalRequest") or item.get("request") or {}
+    if isinstance(request, str):
+        request = {"url": request}
+    url = request.get("url") or ""
+    raw = resolve(url_text(url), values)
+    if "{{" in raw:
+        return None
+    if "://" not in raw:
+        raw = "https://" + raw
+    parts = urllib.parse.urlsplit(raw)
+    path_values = {v["key"]: resolve(str(v.get("value", "")), values) for v in (url.get("variable") if isinstance(url, dict) else None) or []}
+    path = "/".join(urllib.parse.quote(path_values.get(s[1:], s), safe="") if s.startswith(":") and path_values.get(s[1:]) else s
+                    for s in parts.path.split("/"))
+    headers = request.get("header") or []
+    if isinstance(headers, str):
+        headers = [{"key": k.strip(), "value": v.strip()} for k, _, v in (line.partition(":") for line in headers.splitlines()) if k.strip()]
+    body = request.get("body") or {}
+    text = resolve(body.get("raw", ""), values) if body.get("mode") == "raw" else ""
+    return {"request": {"method": request.get("method", "GET"), "url": f"{parts.scheme}://{parts.netloc}{path}" + (f"?{parts.query}" if parts.query else ""),
+                        "headers": [{"name": h["key"], "value": resolve(h.get("value", ""), values)} for h in headers if not h.get("disabled")],
+                        "postData": {"text": text} if text else None},
+            "response": {"status": example.get("code", 0), "content": {"text": example.get("body") or ""}}}
+
+
+def run(binary, collection_path, environment_path):
+    collection = json.load(open(collection_path))
+    environment = json.load(open(environment_path)) if environment_path else None
+    values = variables(collection, environment)
+    all_examples = list(examples(collection.get("item") or []))
+    entries = [(i, e) for i, e in enumerate(entry(item, example, values) for _, item, example in all_examples) if e]
+    named = [(i, {**e, "request": {**e["request"], "headers": e["request"]["headers"] + [{"name": "x-mock-response-name", "value": all_examples[i][2].get("name", "")}]}})
+             for i, e in entries]
+    row = {"collection": os.path.basename(collection_path), "examples": len(all_examples), "import exit": "-", "routes": "-",
+           "answered as saved": "-", "by x-mock-response-name": "-"}
+    stubs = tempfile.mkdtemp(prefix="stubd-postman-replay-")
+    mismatches = []
+    try:
+        command = [binary, "import-postman", collection_path, "--stubs", stubs] + (["--environment", environment_path] if environment_path else [])
+        done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        row["import exit"] = done.returncode
+        routes = re.search(r"(\d+) route\(s\)", done.stdout)
+        row["routes"] = routes.group(1) if routes else 0
+        skipped = [line for line in done.stderr.splitlines() if line.startswith("stubd: skipped")]
+        row["skipped"] = len(skipped)
+        if done.returncode != 0:
+            return row, [done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "import failed"]
+        for label, batch in (("answered as saved", entries), ("by x-mock-response-name", named)):
+            stats = {"replayed": 0, "answered": 0, "wrong status": 0, "wrong body": 0, "redacted answers": 0, "redacted values": {}}
+            found = []
+            har_replay.replay(binary, stubs, batch, stats, found)
+            row[label] = f"{stats['answered']}/{len(batch)}"
+            mismatches += [f"{label}: {m[1]} {m[2]}: want {m[3]}, got {m[4]} {m[5]}" for m in found[:5]]
+    finally:
+        shutil.rmtree(stubs, ignore_errors=True)
+    return row, mismatches
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--binary", default=os.path.join(os.path.dirname(HERE), ".build/release/stubd"))
+    p.add_argument("collections", nargs="+", metavar="COLLECTION[=ENVIRONMENT]")
+    a = p.parse_args()
+    rows = []
+    for item in a.collections:
+        collection, _, environment = item.partition("=")
+        row, mismatches = run(a.binary, collection, environment or None)
+        rows.append(row)
+        for m in mismatches:
+            print(f"  {row['collection']}: {m}")
+    columns = ["collection", "examples", "import exit", "routes", "skipped", "answered as saved", "by x-mock-response-name"]
+    print("| " + " | ".join(columns) + " |\n|" + "---|" * len(columns))
+    for row in rows:
+        print("| " + " | ".join(str(row.get(c, "-")) for c in columns) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
