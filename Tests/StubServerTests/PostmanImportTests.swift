@@ -67,6 +67,20 @@ import Testing
         }
     }
 
+    /// A path variable without a value is still a parameter: any value answers.
+    @Test func aPathVariableWithoutAValueIsAParameter() async throws {
+        let collection = #"""
+        {"info": {"name": "Bare"}, "item": [{"name": "Order", "request": {"method": "GET", "url": "https://api.example/orders/:orderId/items/:itemId"},
+          "response": [{"name": "An item", "code": 200, "header": [{"key": "Content-Type", "value": "application/json"}], "body": "{\"n\": 1}"}]}]}
+        """#
+        let (result, stubs) = try await importing(collection)
+        #expect(result.exitCode == 0 && result.stdout.contains("GET /orders/{orderId}/items/{itemId}"), "\(result.stdout)\(result.stderr)")
+        try await withServer(stubs: stubs) { server in
+            let got = try await HTTPClient.fetch(server.url("/orders/7/items/abc"))
+            #expect(got.status == 200 && got.text.contains("1"))
+        }
+    }
+
     @Test func aBrokenCollectionIsNamedWithWhereAndWhat() async throws {
         let (result, _) = try await importing(#"{"info": {}, "items": []}"#)
         #expect(result.exitCode == 1)
