@@ -15,7 +15,7 @@ extension StubdClient {
         _ = try await request(method, endpoint, query: [], json: json, session: session)
     }
 
-    private func request(_ method: String, _ endpoint: String, query: [(String, String)], json: [String: Any]?, session: String?) async throws -> Data {
+    func request(_ method: String, _ endpoint: String, query: [(String, String)], json: [String: Any]?, session: String?) async throws -> Data {
         var components = URLComponents(url: baseURL.appendingPathComponent("__stubd/" + endpoint), resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
         var request = URLRequest(url: components.url!)

@@ -13,7 +13,8 @@ package struct AdminAPI: Sendable {
         "GET /__stubd/routes/{route}", "PUT /__stubd/routes/{route}", "DELETE /__stubd/routes/{route}",
         "POST /__stubd/routes/{route}/release",
         "GET /__stubd/journal", "DELETE /__stubd/journal", "GET /__stubd/journal/count",
-        "GET /__stubd/journal/stream", "GET /__stubd/sessions", "DELETE /__stubd/sessions/{session}",
+        "GET /__stubd/journal/stream", "GET /__stubd/journal/pact", "POST /__stubd/pact/state",
+        "GET /__stubd/sessions", "DELETE /__stubd/sessions/{session}",
         "POST /__stubd/reset", "POST /__stubd/reload", "GET /__stubd/ui",
     ]
 
@@ -96,6 +97,10 @@ package struct AdminAPI: Sendable {
                 return .json(200, .object([("cleared", .bool(true))]))
             default: return notAllowed(["GET", "DELETE"])
             }
+        case ("journal", 2) where parts[1] == "pact":
+            return pact(request, session: session)
+        case ("pact", 2) where parts[1] == "state":
+            return pactState(request, session: session)
         case ("journal", 2) where parts[1] == "count", ("requests", 2) where parts[1] == "count":
             return request.method == "GET" ? count(request, session: session) : notAllowed(["GET"])
         case ("sessions", _):

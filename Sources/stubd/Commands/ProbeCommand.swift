@@ -68,3 +68,31 @@ struct ProbeTarget {
         return Int(String(decoding: buffer[9..<12], as: UTF8.self))
     }
 }
+
+extension ProbeTarget {
+    /// A GET with `headers` (`Name: value` lines) over HTTP/1.0, read until the server closes:
+    /// the status and the body; nil when no whole answer came.
+    func fetch(timeoutSeconds: Int, headers: [String]) -> (status: Int, body: [UInt8])? {
+        guard var address = LibC.ipv4Address(host, port: Int(port)) else { return nil }
+        guard let fd = try? SystemCall.run("socket", { socket(AF_INET, LibC.streamSocket, 0) }) else { return nil }
+        defer { close(fd) }
+        var timeout = LibC.timeval(milliseconds: timeoutSeconds * 1000)
+        let size = socklen_t(MemoryLayout<timeval>.size)
+        let request = Array(("GET \(path) HTTP/1.0\r\nHost: \(host)\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n").utf8)
+        guard (try? SystemCall.run("setsockopt", { setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, size) })) != nil,
+              (try? SystemCall.run("connect", { withUnsafePointer(to: &address) {
+                  $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+              } })) != nil,
+              (try? SystemCall.run("send", { request.withUnsafeBytes { LibC.sendNoSignal(fd, $0.baseAddress, $0.count) } })) == request.count
+        else { return nil }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while let n = try? SystemCall.run("recv", { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }), n > 0 {
+            answer += buffer[..<n]
+        }
+        let separator = Array("\r\n\r\n".utf8)
+        guard answer.count > 12, let end = answer.indices.first(where: { answer[$0...].starts(with: separator) }),
+              let status = Int(String(decoding: answer[9..<12], as: UTF8.self)) else { return nil }
+        return (status, Array(answer[(end + 4)...]))
+    }
+}

@@ -19,6 +19,8 @@ enum StubdCommand {
            stubd tls init [--tls-dir DIR] [--host NAME ...]
            stubd import-har FILE.har --stubs DIR
            stubd import-postman COLLECTION.json --stubs DIR
+           stubd import-pact PACT.json --stubs DIR
+           stubd export-pact --consumer NAME --provider NAME > pact.json
            stubd import-openapi SPEC --stubs DIR
            stubd record --upstream URL --stubs DIR
 
@@ -30,6 +32,8 @@ enum StubdCommand {
       tls init                Make a local certificate authority and a server certificate for HTTPS
       import-har              Turn a HAR capture into stubs (secrets redacted)
       import-postman          Turn a Postman collection's saved examples into stubs
+      import-pact             Turn a Pact contract's interactions into stubs
+      export-pact             Write a running stubd's journal as a Pact contract
       import-openapi          Make stubs from an OpenAPI document
       record                  Proxy to a real API and write what passes through as stubs
 
@@ -52,6 +56,8 @@ enum StubdCommand {
         case "tls": return TLSCommand.run(rest)
         case "import-har": return ImportHARCommand.run(rest)
         case "import-postman": return ImportPostmanCommand.run(rest)
+        case "import-pact": return ImportPactCommand.run(rest)
+        case "export-pact": return ExportPactCommand.run(rest)
         case "import-openapi": return ImportOpenAPICommand.run(rest)
         case "record": return RecordCommand.run(rest)
         default:
