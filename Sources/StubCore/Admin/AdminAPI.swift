@@ -56,6 +56,8 @@ package struct AdminAPI: Sendable {
                                                                         ("received", .string("\(request.body.count) bytes"))]))
         }
         if parts == ["journal", "stream"] { return stream(request, session: session) }
+        // A contract of a full journal takes a good part of a second: made off the serving threads.
+        if parts == ["journal", "pact"] { return .deferred(DeferredReply { self.pact(request, session: session) }) }
         if parts == ["reload"] {
             return request.method == "POST" ? .deferred(DeferredReply { self.reload() }) : .reply(notAllowed(["POST"]))
         }
@@ -97,8 +99,6 @@ package struct AdminAPI: Sendable {
                 return .json(200, .object([("cleared", .bool(true))]))
             default: return notAllowed(["GET", "DELETE"])
             }
-        case ("journal", 2) where parts[1] == "pact":
-            return pact(request, session: session)
         case ("pact", 2) where parts[1] == "state":
             return pactState(request, session: session)
         case ("journal", 2) where parts[1] == "count", ("requests", 2) where parts[1] == "count":
