@@ -89,11 +89,23 @@ def run(binary, collection_path, environment_path):
     environment = json.load(open(environment_path)) if environment_path else None
     values = variables(collection, environment)
     all_examples = list(examples(collection.get("item") or []))
-    entries = [(i, e) for i, e in enumerate(entry(item, example, values) for _, item, example in all_examples) if e]
+    # An example without a status code, or whose URL names a variable nobody defines, is one the
+    # importer leaves out (and says so): not replayed.
+    entries = [(i, e) for i, e in enumerate(entry(item, example, values) for _, item, example in all_examples)
+               if e and 100 <= int(e["response"]["status"] or 0) <= 599]
+    # Examples whose request is the same as an earlier one's, with another answer: only a
+    # header (x-mock-response-name) can tell them apart.
+    seen, alike = {}, 0
+    for _, e in entries:
+        key = (e["request"]["method"], e["request"]["url"], (e["request"]["postData"] or {}).get("text"))
+        answer = (e["response"]["status"], e["response"]["content"]["text"])
+        if key in seen and seen[key] != answer:
+            alike += 1
+        seen.setdefault(key, answer)
     named = [(i, {**e, "request": {**e["request"], "headers": e["request"]["headers"] + [{"name": "x-mock-response-name", "value": all_examples[i][2].get("name", "")}]}})
              for i, e in entries]
-    row = {"collection": os.path.basename(collection_path), "examples": len(all_examples), "import exit": "-", "routes": "-",
-           "answered as saved": "-", "by x-mock-response-name": "-"}
+    row = {"collection": os.path.basename(collection_path), "examples": len(all_examples), "replayed": len(entries),
+           "same request, other answer": alike, "import exit": "-", "routes": "-", "answered as saved": "-", "by x-mock-response-name": "-"}
     stubs = tempfile.mkdtemp(prefix="stubd-postman-replay-")
     mismatches = []
     try:
@@ -129,7 +141,8 @@ def main():
         rows.append(row)
         for m in mismatches:
             print(f"  {row['collection']}: {m}")
-    columns = ["collection", "examples", "import exit", "routes", "skipped", "answered as saved", "by x-mock-response-name"]
+    columns = ["collection", "examples", "import exit", "routes", "skipped", "replayed", "same request, other answer", "answered as saved",
+               "by x-mock-response-name"]
     print("| " + " | ".join(columns) + " |\n|" + "---|" * len(columns))
     for row in rows:
         print("| " + " | ".join(str(row.get(c, "-")) for c in columns) + " |")
