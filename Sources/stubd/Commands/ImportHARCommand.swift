@@ -30,41 +30,19 @@ enum ImportHARCommand {
     /// The largest HAR file read: 1 GiB (a long browser session with bodies is hundreds of MB).
     static let maxHARBytes = 1 << 30
 
-    struct Options {
-        var file = ""
-        var stubs = ""
-        var host: String?
-        var layout = CaptureLayout.Options()
-        var overwrite = false
-        var policy = SecretPolicy()
-    }
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
-        var options = Options()
+    static func parse(_ arguments: [String]) throws(UsageError) -> CaptureImportOptions {
+        var options = CaptureImportOptions()
         var scanner = ArgumentScanner(arguments)
         while let option = scanner.nextOption() {
-            switch option {
-            case "--stubs": options.stubs = try scanner.value(for: option)
-            case "--service": options.layout.service = try scanner.folderName(for: option)
-            case "--host": options.host = try scanner.value(for: option).lowercased()
-            case "--base-path": options.layout.basePath = try scanner.value(for: option)
-            case "--no-templates": options.layout.templates = false
-            case "--overwrite": options.overwrite = true
-            case "--redact": options.policy.redact(try scanner.value(for: option))
-            case "--keep": options.policy.keep(try scanner.value(for: option))
-            default: throw ArgumentScanner.unknown(option)
-            }
+            guard try options.take(option, from: &scanner) else { throw ArgumentScanner.unknown(option) }
         }
-        guard let file = scanner.positionals.first else { throw UsageError(message: "expected a HAR file") }
-        if scanner.positionals.count > 1 { throw UsageError(message: "unexpected argument \"\(scanner.positionals[1])\"") }
-        guard !options.stubs.isEmpty else { throw UsageError(message: "expected --stubs DIR") }
-        options.file = file
+        try options.finish(scanner, what: "a HAR file")
         return options
     }
 
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.contains("-h") || arguments.contains("--help") { print(usage); return 0 }
-        let options: Options
+        let options: CaptureImportOptions
         do { options = try parse(arguments) } catch {
             StubdCommand.fail(error.message, usage: usage)
             return 2
@@ -81,11 +59,11 @@ enum ImportHARCommand {
             StubdCommand.printError("stubd: \(error)")
             return 1
         }
-        var exchanges = read.exchanges
-        if let host = options.host { exchanges = exchanges.filter { $0.host == host || $0.host.hasPrefix(host + ":") } }
-        let hosts = Set(exchanges.map(\.host))
-        if options.layout.service != nil, hosts.count > 1 {
-            StubdCommand.printError("stubd: --service names one service, but the capture has \(hosts.count) hosts (\(hosts.sorted().joined(separator: ", "))); add --host to pick one")
+        let exchanges: [CapturedExchange]
+        switch options.selected(read.exchanges, from: "capture") {
+        case .success(let kept): exchanges = kept
+        case .failure(let error):
+            StubdCommand.printError("stubd: \(error.message)")
             return 2
         }
         let layout = CaptureLayout.build(exchanges, options: options.layout, policy: options.policy)

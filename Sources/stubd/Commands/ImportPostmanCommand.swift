@@ -33,50 +33,30 @@ enum ImportPostmanCommand {
     Postman mock server.
     """
 
-    struct Options {
-        var file = ""
+    static func parse(_ arguments: [String]) throws(UsageError) -> (options: CaptureImportOptions, environment: String?) {
+        var options = CaptureImportOptions()
         var environment: String?
-        var stubs = ""
-        var host: String?
-        var layout = CaptureLayout.Options()
-        var overwrite = false
-        var policy = SecretPolicy()
-    }
-
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
-        var options = Options()
         var scanner = ArgumentScanner(arguments)
         while let option = scanner.nextOption() {
-            switch option {
-            case "--stubs": options.stubs = try scanner.value(for: option)
-            case "--environment": options.environment = try scanner.value(for: option)
-            case "--service": options.layout.service = try scanner.folderName(for: option)
-            case "--host": options.host = try scanner.value(for: option).lowercased()
-            case "--base-path": options.layout.basePath = try scanner.value(for: option)
-            case "--no-templates": options.layout.templates = false
-            case "--overwrite": options.overwrite = true
-            case "--redact": options.policy.redact(try scanner.value(for: option))
-            case "--keep": options.policy.keep(try scanner.value(for: option))
-            default: throw ArgumentScanner.unknown(option)
-            }
+            if try options.take(option, from: &scanner) { continue }
+            guard option == "--environment" else { throw ArgumentScanner.unknown(option) }
+            environment = try scanner.value(for: option)
         }
-        guard let file = scanner.positionals.first else { throw UsageError(message: "expected a Postman collection file") }
-        if scanner.positionals.count > 1 { throw UsageError(message: "unexpected argument \"\(scanner.positionals[1])\"") }
-        guard !options.stubs.isEmpty else { throw UsageError(message: "expected --stubs DIR") }
-        options.file = file
-        return options
+        try options.finish(scanner, what: "a Postman collection file")
+        return (options, environment)
     }
 
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.contains("-h") || arguments.contains("--help") { print(usage); return 0 }
-        let options: Options
-        do { options = try parse(arguments) } catch {
+        let options: CaptureImportOptions
+        let environmentFile: String?
+        do { (options, environmentFile) = try parse(arguments) } catch {
             StubdCommand.fail(error.message, usage: usage)
             return 2
         }
         guard let collection = read(options.file) else { return 1 }
         var environment: (bytes: [UInt8], file: String)?
-        if let file = options.environment {
+        if let file = environmentFile {
             guard let bytes = read(file) else { return 1 }
             environment = (bytes, file)
         }
@@ -86,11 +66,11 @@ enum ImportPostmanCommand {
             return 1
         }
         for line in result.unstubbed { StubdCommand.printError("stubd: skipped \(line)") }
-        var exchanges = result.exchanges
-        if let host = options.host { exchanges = exchanges.filter { $0.host == host || $0.host.hasPrefix(host + ":") } }
-        let hosts = Set(exchanges.map(\.host))
-        if options.layout.service != nil, hosts.count > 1 {
-            StubdCommand.printError("stubd: --service names one service, but the collection has \(hosts.count) hosts (\(hosts.sorted().joined(separator: ", "))); add --host to pick one")
+        let exchanges: [CapturedExchange]
+        switch options.selected(result.exchanges, from: "collection") {
+        case .success(let kept): exchanges = kept
+        case .failure(let error):
+            StubdCommand.printError("stubd: \(error.message)")
             return 2
         }
         let layout = CaptureLayout.build(exchanges, options: options.layout, policy: options.policy)
