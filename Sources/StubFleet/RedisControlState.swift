@@ -89,9 +89,10 @@ final class RedisControlState: SharedControlState, Sendable {
         let subscriber = FleetSubscriber(store: self)
         if isReachable { subscriber.subscribe() }
         do {
-            let made = try SerialWorker()
+            let made = try SerialWorker(name: "stubd-store")
             caller.withLock { $0 = made }
-            let started = [try StoppableThread { worker.run(stopFD: $0) }, try StoppableThread { subscriber.run(stopFD: $0) }]
+            let started = [try StoppableThread(name: "stubd-fleet") { worker.run(stopFD: $0) },
+                           try StoppableThread(name: "stubd-subscribe") { subscriber.run(stopFD: $0) }]
             threads.withLock { $0 = started }
         } catch {
             status.withLock { $0.lastError = "cannot start the store's threads: \(error)" }

@@ -192,11 +192,21 @@ package enum LibC {
         #endif
     }
 
-    /// Starts a thread that runs `body`; the platforms disagree on the types of `pthread_t` and of
-    /// the entry point. Returns the thread, or the pthread error number.
-    package static func startThread(_ body: @escaping @Sendable () -> Void) -> Result<pthread_t, SystemCallError> {
+    /// Starts a thread that runs `body`, named `name` (what a stack dump or `top -H` shows; at
+    /// most 15 bytes kept); the platforms disagree on the types of `pthread_t` and of the entry
+    /// point. Returns the thread, or the pthread error number.
+    /// Names the calling thread, cut to the 15 bytes Linux keeps.
+    static func nameThisThread(_ name: String) {
+        CSystem_name_this_thread(String(decoding: Array(name.utf8.prefix(15)), as: UTF8.self))
+    }
+
+    package static func startThread(name: String, _ body: @escaping @Sendable () -> Void) -> Result<pthread_t, SystemCallError> {
+        let named: @Sendable () -> Void = {
+            LibC.nameThisThread(name)
+            body()
+        }
         // Retained here, released by the entry point when the thread starts.
-        let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        let box = Unmanaged.passRetained(ThreadBody(named)).toOpaque()
         #if canImport(Glibc)
         var thread = pthread_t()
         let code = pthread_create(&thread, nil, { box in

@@ -12,7 +12,8 @@ package final class SerialWorker: Sendable {
     private let wake: (read: Int32, write: Int32)
     private let thread: StoppableThread
 
-    package init() throws(SystemCallError) {
+    /// Starts the worker's thread, named `name`.
+    package init(name: String) throws(SystemCallError) {
         var fds: [Int32] = [-1, -1]
         try SystemCall.run("pipe") { pipe(&fds) }
         let ends = (read: fds[0], write: fds[1])
@@ -20,7 +21,7 @@ package final class SerialWorker: Sendable {
         wake = ends
         let jobs = self.jobs
         do {
-            thread = try StoppableThread { stopFD in
+            thread = try StoppableThread(name: name) { stopFD in
                 var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: ends.read, events: Int16(POLLIN), revents: 0)]
                 var scratch = [UInt8](repeating: 0, count: 64)
                 while (try? SystemCall.run("poll", { poll(&fds, 2, -1) })) != nil, fds[0].revents == 0 {

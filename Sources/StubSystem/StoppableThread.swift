@@ -12,14 +12,15 @@ package final class StoppableThread: @unchecked Sendable {
     private let stopPipe: (read: Int32, write: Int32)
     private var thread: pthread_t?
 
-    /// Starts `body`, which must return once the descriptor it is given becomes readable.
-    package init(_ body: @escaping @Sendable (_ stopFD: Int32) -> Void) throws(SystemCallError) {
+    /// Starts `body` on a thread named `name`; `body` must return once the descriptor it is given
+    /// becomes readable.
+    package init(name: String, _ body: @escaping @Sendable (_ stopFD: Int32) -> Void) throws(SystemCallError) {
         var fds: [Int32] = [-1, -1]
         try SystemCall.run("pipe") { pipe(&fds) }
         let ends = (read: fds[0], write: fds[1])
         stopPipe = ends
         do {
-            thread = try BackgroundThread.start { body(ends.read) }
+            thread = try BackgroundThread.start(name: name) { body(ends.read) }
         } catch {
             close(ends.read)
             close(ends.write)

@@ -22,7 +22,7 @@ final class FakeEventLoop: @unchecked Sendable {
             // Resume only flags the connection, as MHD does; the loop thread runs it later.
             queue.withLock { $0.append(Int(handle)) }
         }, useEpoll: useEpoll)
-        thread = try BackgroundThread.start { [self] in
+        thread = try BackgroundThread.start(name: "test-resumer") { [self] in
             while running.withLock({ $0 }) || !queue.withLock({ $0.isEmpty }) {
                 let due = queue.withLock { q -> [Int] in defer { q.removeAll() }; return q }
                 for handle in due {
@@ -88,7 +88,7 @@ final class FakeEventLoop: @unchecked Sendable {
         // Four threads keep suspending while the drain runs: deadlines that fall due at once race
         // the timer against the drain, hour-long ones are resumed by the drain alone.
         let threads = try (0..<4).map { worker in
-            try BackgroundThread.start {
+            try BackgroundThread.start(name: "test-thread") {
                 for i in 0..<2000 {
                     if loop.suspend(worker * 10_000 + i, until: Self.ms(i % 3 == 2 ? 3_600_000 : UInt64(i % 3))) { accepted.withLock { $0 += 1 } }
                 }

@@ -50,7 +50,7 @@ final class UpstreamClient: @unchecked Sendable {
         do { try SystemCall.run("pipe") { pipe(&fds) } } catch { throw UpstreamFailure(.cancelled, "the proxy cannot start: \(error)") }
         wake = (fds[0], fds[1])
         for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        switch LibC.startThread({ [self] in run() }) {
+        switch LibC.startThread(name: "stubd-upstream", { [self] in run() }) {
         case .success(let started): thread = started
         case .failure(let error):
             close(fds[0])

@@ -14,7 +14,7 @@ final class HeaderTimeoutSweeper: Sendable {
     private let thread: StoppableThread
 
     init(admission: ConnectionAdmission) throws(SystemCallError) {
-        thread = try StoppableThread { stopFD in
+        thread = try StoppableThread(name: "stubd-sweep") { stopFD in
             var poller = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
             // Ends when the stop descriptor becomes readable (or poll fails for good).
             while (try? SystemCall.run("poll", { poll(&poller, 1, HeaderTimeoutSweeper.intervalMs) })) == 0 {

@@ -21,8 +21,8 @@ final class DeferredJobs: Sendable {
         self.blockingLimit = max(1, blockingLimit)
         self.waitingLimit = max(1, waitingLimit)
         var made: [SerialWorker] = []
-        for _ in 0..<max(1, threads) {
-            do { made.append(try SerialWorker()) } catch {
+        for index in 0..<max(1, threads) {
+            do { made.append(try SerialWorker(name: "stubd-job-\(index)")) } catch {
                 for worker in made { worker.stop() }
                 throw error
             }

@@ -35,7 +35,7 @@ final class AccessLog: RequestLogger {
     init(format: AccessLogFormat, fd: Int32 = STDOUT_FILENO) throws(SystemCallError) {
         self.format = format
         self.fd = fd
-        let thread = try BackgroundThread.start { [self] in
+        let thread = try BackgroundThread.start(name: "stubd-log") { [self] in
             while running.withLock({ $0 }) {
                 usleepMs(AccessLog.flushIntervalMs)
                 flush()

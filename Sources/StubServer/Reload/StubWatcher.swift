@@ -48,7 +48,7 @@ final class StubWatcher: @unchecked Sendable {
             // The polling baseline is taken here, before the caller goes on: an edit made right
             // after the server starts would otherwise be part of the baseline and never seen.
             let baseline = usesInotify ? [] : StubWatcher.fingerprint(of: directory)
-            thread = try StoppableThread { [self] stopFD in usesInotify ? runInotify(stopFD) : runPolling(stopFD, from: baseline) }
+            thread = try StoppableThread(name: "stubd-watch") { [self] stopFD in usesInotify ? runInotify(stopFD) : runPolling(stopFD, from: baseline) }
         } catch {
             if inotifyFD >= 0 { close(inotifyFD) }
             throw error

@@ -45,7 +45,7 @@ final class DelayScheduler: @unchecked Sendable {
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         LibC.initMonotonicCondition(condition)
-        thread = try BackgroundThread.start { [self] in run() }
+        thread = try BackgroundThread.start(name: "stubd-timer") { [self] in run() }
     }
 
     deinit {

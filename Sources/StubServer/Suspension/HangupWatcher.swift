@@ -39,7 +39,7 @@ final class HangupWatcher: @unchecked Sendable {
         epoll = nil
         #endif
         do {
-            thread = try BackgroundThread.start { [self] in
+            thread = try BackgroundThread.start(name: "stubd-hangup") { [self] in
                 if let epoll { runEpoll(epoll) } else { runScan() }
             }
         } catch {

@@ -22,4 +22,16 @@ enum ProcessThreads {
         return nil
         #endif
     }
+
+    /// The names of the threads of process `pid` (`/proc/PID/task/*/comm`), or nil where they
+    /// cannot be read.
+    static func names(of pid: Int32) -> [String]? {
+        #if os(Linux)
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        return tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #else
+        return nil
+        #endif
+    }
 }
