@@ -77,6 +77,18 @@ import Testing
         }
     }
 
+    /// Without `kind` in route.json, the operation's document says it is a mutation.
+    @Test func theKindComesFromTheOperationDocumentWhenRouteJSONGivesNone() async throws {
+        let route = try String(contentsOf: Repository.shippedStubs.appendingPathComponent("graphql/createUser/route.json"), encoding: .utf8)
+        let root = try drifted(["graphql/createUser/route.json": route.replacingOccurrences(of: #""kind": "mutation","#, with: "")])
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(!(try String(contentsOf: root.appendingPathComponent("graphql/createUser/route.json"), encoding: .utf8)).contains("kind"))
+        let routes = try await stubd(["routes", root.path])
+        #expect(routes.stdout.contains("MUTATION  /graphql#CreateUser"), "\(routes.stdout)")
+        let check = try await stubd(["check", root.path, "--graphql", GraphQLSchemaTests.schemaFile])
+        #expect(check.exitCode == 0, "\(check.stdout)\(check.stderr)")
+    }
+
     @Test func partialDataWithErrorsMayHoldNullsAndScalarsAreChecked() throws {
         let schema = try GraphQLSchema.parse(String(contentsOfFile: GraphQLSchemaTests.schemaFile, encoding: .utf8), file: "s").get()
         let root = try drifted([

@@ -28,7 +28,9 @@ package struct RouteLoader {
         let reader = ValueReader(file: routeFile, log: log)
         guard let members = reader.object(json, at: "", allowed: RouteLoader.routeKeys) else { return nil }
         let keys = Set(members.map(\.key))
-        let operation = GraphQLEndpoints.readOperation(members, defaults: defaults, reader: reader)
+        var operation = GraphQLEndpoints.readOperation(members, defaults: defaults, reader: reader)
+        // Without a `kind`, the operation's document beside route.json says what it is.
+        if let named = operation, !keys.contains("kind"), let kind = documentedKind(of: named.name) { operation?.kind = kind }
         for required in ["method", "path"] where !keys.contains(required) && operation == nil && !keys.contains("operation") {
             reader.fail(required, "missing; expected a \(required == "method" ? "method like \"GET\"" : "path like \"/users/{id}\"")")
         }
@@ -114,6 +116,15 @@ package struct RouteLoader {
         return Route(id: folder, service: service, name: PathText.lastComponent(folder), method: method,
                      template: template, variants: variants, defaultIndex: defaultIndex, errorEnvelope: defaults.envelope,
                      operation: operation?.name, operationKind: operation?.kind)
+    }
+
+    /// The kind `operation.graphql` in the route's folder gives operation `name`, if the file
+    /// is there and names it.
+    private func documentedKind(of name: String) -> String? {
+        guard entries.contains(where: { $0.name == RouteLoader.operationDocument && !$0.isDirectory }),
+              case .success(let bytes) = StubFiles.read(PathText.join(PathText.join(root, folder), RouteLoader.operationDocument), limit: 1 << 20)
+        else { return nil }
+        return GraphQLDocument.operations(in: String(decoding: bytes, as: UTF8.self)).first { $0.name == name }?.kind
     }
 
     private func checkTemplate(_ template: PathTemplate, reader: ValueReader) {
