@@ -44,7 +44,7 @@
     const status = $("traffic-status").value;
     if (status && statusClass(e) !== status) return false;
     const text = $("traffic-text").value.trim().toLowerCase();
-    if (text && ![e.method, e.path, e.route, e.variant, e.operation, e.body, String(e.status)].some((v) => v && String(v).toLowerCase().includes(text))) return false;
+    if (text && ![e.method, e.path + queryText(e), e.route, e.variant, e.operation, e.body, String(e.status)].some((v) => v && String(v).toLowerCase().includes(text))) return false;
     return true;
   }
 
@@ -65,7 +65,7 @@
     const row = el("tr", { "data-id": e.id, class: e.id === state.selectedID ? "selected" : "" },
       el("td", { class: "muted", text: new Date(e.time).toLocaleTimeString() }),
       el("td", { class: "mono", text: e.method }),
-      el("td", { class: "path mono", text: e.path }),
+      el("td", { class: "path mono", text: e.path + queryText(e) }),
       el("td", { class: "status c" + (cls === "fault" ? "f" : cls), text: e.fault ? e.fault : e.status || "—" }),
       el("td", { class: "mono", text: e.variant || "" }),
       el("td", { text: e.delayMs ? e.delayMs + " ms" : "" }),
@@ -148,11 +148,16 @@
 
   const quote = (s) => "'" + String(s).replace(/'/g, "'\\''") + "'";
 
-  function curlOf(e) {
-    const host = (e.headers && (e.headers.Host || e.headers.host)) || location.host;
+  // The request's query as sent, `?` included; "" for none.
+  function queryText(e) {
     const params = [];
     for (const [k, v] of Object.entries(e.query || {})) for (const one of [].concat(v)) params.push(encodeURIComponent(k) + "=" + encodeURIComponent(one));
-    const url = `${e.scheme || "http"}://${host}${e.path}${params.length ? "?" + params.join("&") : ""}`;
+    return params.length ? "?" + params.join("&") : "";
+  }
+
+  function curlOf(e) {
+    const host = (e.headers && (e.headers.Host || e.headers.host)) || location.host;
+    const url = `${e.scheme || "http"}://${host}${e.path}${queryText(e)}`;
     // Every part quoted, the method too: HTTP allows ` | & $ in a method's name.
     const parts = ["curl", "-X", quote(e.method), quote(url)];
     let sawSession = false;
