@@ -1,7 +1,8 @@
 /// A request as the transport holds it, read by lookup: the core asks only for the headers and
 /// query parameters that controls, `when` conditions and templates name, so a plain request costs
-/// no copy of every header. The whole request is copied once, in `snapshot()`, when the journal
-/// or the access log takes it.
+/// no copy of every header. The whole request is copied once, when the journal or the access log
+/// takes it: packed by the transport (`packedCopy`), or, for a request without one, by
+/// `snapshot()`.
 package protocol RequestHead {
     /// The method as received.
     var method: String { get }
