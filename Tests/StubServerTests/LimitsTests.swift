@@ -1,5 +1,6 @@
 import Foundation
 @testable import StubServer
+import StubSystem
 import StubTesting
 import Testing
 
@@ -124,16 +125,17 @@ import Testing
     }
 
     @Test func anIdleSessionsOverridesExpire() async throws {
-        try await withServer(configure: { $0.sessionTTLSeconds = 5 }) { server in
+        // The session clock is the test's: idle time passes when the test says, not by waiting.
+        let now = Locked<Double>(1_000)
+        try await withServer(configure: { $0.sessionTTLSeconds = 5; $0.sessionClock = { now.withLock { $0 } } }) { server in
             let admin = AdminClient(server: server, session: "test-1")
             let headers = ["X-Stub-Session": "test-1"]
-            let started = monotonicMs()
             let put = try await admin.call("PUT", "/routes/app/users", json: #"{"variant": "200-empty"}"#)
             #expect(put.status == 200)
+            now.withLock { $0 += 4 }
             let overridden = try await HTTPClient.fetch(server.url("/api/v1/users"), headers: headers)
-            // On a machine so loaded that the fetch came after the idle time, the override has rightly expired.
-            if monotonicMs() - started < 4500 { #expect(overridden.text.contains("[]")) }
-            try await Task.sleep(nanoseconds: 5_500_000_000)
+            #expect(overridden.text.contains("[]"), "4 s idle: still overridden")
+            now.withLock { $0 += 5.5 }
             let expired = try await HTTPClient.fetch(server.url("/api/v1/users"), headers: headers)
             #expect(expired.text.contains("Jane"), "back to the default")
         }

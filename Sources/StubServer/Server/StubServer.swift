@@ -82,8 +82,8 @@ public final class StubServer: Sendable {
         listensOnIPv6Loopback = configuration.host == "localhost" && (plain.isEmpty ? secure : plain).count == 2
         self.configuration = configuration
         let control = StubControl(journalSize: configuration.journalSize, sessionTTLSeconds: configuration.sessionTTLSeconds,
-                                  maxSessions: configuration.maxSessions, sharedState: configuration.sharedState,
-                                  keepsCredentials: configuration.journalCredentials)
+                                  maxSessions: configuration.maxSessions, clock: configuration.sessionClock,
+                                  sharedState: configuration.sharedState, keepsCredentials: configuration.journalCredentials)
         self.control = control
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads,
                                  allowEmpty: configuration.unmatched != nil, reloaded: { outcome in

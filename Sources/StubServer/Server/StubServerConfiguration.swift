@@ -75,6 +75,9 @@ public struct StubServerConfiguration: Sendable {
     public var journalCredentials = false
     /// Seconds a session's overrides and sequences survive without use (`--session-ttl`).
     public var sessionTTLSeconds = StubControl.defaultSessionTTLSeconds
+    /// The clock session expiry reads (seconds, monotonic): a test's own, to pass idle time
+    /// without waiting for it.
+    package var sessionClock: @Sendable () -> Double = StubControl.monotonicSeconds
     /// Sessions holding overrides at once; beyond it the least recently used are dropped.
     public var maxSessions = StubControl.defaultMaxSessions
     /// Serve the admin API under `/__stubd/`.
