@@ -58,23 +58,26 @@ import StubSystem
 
     /// Requests recorded from many threads at once reach a live reader in id order, none twice,
     /// none missing.
-    @Test func entriesRecordedFromManyThreadsArriveInOrderAndWhole() {
+    @Test func entriesRecordedFromManyThreadsArriveInOrderAndWhole() throws {
         let control = StubControl(journalSize: 10_000)
         let reader = control.feed.open(scope: nil)!
         let taken = Locked<[Int]>([])
         let done = AtomicWord<Bool>(false)
+        // The consumer says it has ended: the test waits on that signal, with a deadline.
+        let finished = DispatchSemaphore(value: 0)
         let consumer = Thread {
             while !done.load(ordering: .acquiring) {
                 let ids = control.feed.take(reader).entries.map(\.id)
                 taken.withLock { $0 += ids }
             }
+            finished.signal()
         }
         consumer.start()
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for i in 0..<500 { control.record(record("/t\(thread)/\(i)")) }
         }
         done.store(true, ordering: .releasing)
-        while !consumer.isFinished { usleep(1000) }
+        try #require(finished.wait(timeout: .now() + 10) == .success, "the consumer thread did not end within 10 s")
         let ids = taken.withLock { $0 } + control.feed.take(reader).entries.map(\.id)
         #expect(ids == Array(1...2000))
     }
