@@ -1,5 +1,5 @@
 import Foundation
-import StubServer
+@testable import StubServer
 import StubTesting
 import Testing
 #if canImport(FoundationNetworking)
@@ -59,7 +59,7 @@ import FoundationNetworking
         try await withServer { server in
             let url = server.url("/__stubd/journal/stream").absoluteString + "?scope=all"
             async let streamed = Curl.run(["-sN", "--max-time", "2", url])
-            try await Task.sleep(nanoseconds: 400_000_000)
+            try await waitUntil("the stream's reader to open") { server.control.feed.hasReaders }
             _ = try await HTTPClient.fetch(server.url("/api/v1/users/2"))
             _ = try await HTTPClient.fetch(server.url("/api/v1/user/1"), headers: ["X-Stub-Session": "device-7"])
             _ = try await AdminClient(server: server).call("PUT", "/routes/app/users", json: #"{"variant": "500"}"#)
@@ -84,7 +84,7 @@ import FoundationNetworking
         let folder = Repository.shippedStubs
         let server = try StubServer(stubsAt: folder, configuration: StubServerConfiguration())
         async let streamed = Curl.run(["-sN", "--max-time", "20", server.url("/__stubd/journal/stream").absoluteString])
-        try await Task.sleep(nanoseconds: 300_000_000)
+        try await waitUntil("the stream's reader to open") { server.control.feed.hasReaders }
         let started = monotonicMs()
         server.stop()
         let stopMs = monotonicMs() - started

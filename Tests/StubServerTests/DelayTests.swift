@@ -1,5 +1,5 @@
 import Foundation
-import StubServer
+@testable import StubServer
 import StubTesting
 import Testing
 
@@ -111,7 +111,7 @@ import Testing
         let server = try StubServer(stubsAt: Repository.shippedStubs, configuration: configuration)
         let url = server.url("/api/v1/users?__delay=10000")
         let pending = Task { await HTTPClient.errorCode(url, timeout: 20) }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        try await waitUntil("the delayed request to be parked") { server.bridge.suspensions.count >= 1 }
         let start = monotonicMs()
         server.stop()
         #expect(monotonicMs() - start < 3000)

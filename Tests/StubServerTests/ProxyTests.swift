@@ -1,5 +1,5 @@
 import Foundation
-import StubServer
+@testable import StubServer
 import StubTesting
 import Testing
 
@@ -193,7 +193,7 @@ import Testing
             for _ in 0..<60 { group.addTask { try await HTTPClient.fetch(slowURL, session: session).status } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
-        try await Task.sleep(nanoseconds: 600_000_000)
+        try await waitUntil("the sixty slow calls to wait at the upstream", seconds: 10) { upstream.bridge.suspensions.count >= 60 }
         let during = ProxyLimitsTests.threads(of: pid)
         // Sixty calls wait on the upstream; a seventh-or-later one still goes at once.
         let started = monotonicMs()

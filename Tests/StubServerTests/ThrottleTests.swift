@@ -1,5 +1,6 @@
 import Foundation
-import StubServer
+import StubCore
+@testable import StubServer
 import StubTesting
 import Testing
 
@@ -65,7 +66,7 @@ import Testing
         let server = try StubServer(stubsAt: Repository.shippedStubs, port: 0)
         let url = server.url("/api/v1/users?__throttle=50")
         let pending = Task { try? await Curl.run(["-s", "-o", "/dev/null", "-m", "20", "-w", "%{size_download}", url.absoluteString]) }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        try await waitUntil("the throttled request to be journaled") { server.control.journal(session: nil, filter: JournalFilter()).count >= 1 }
         let start = monotonicMs()
         server.stop()
         #expect(monotonicMs() - start < 3000)

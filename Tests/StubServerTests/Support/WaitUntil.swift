@@ -1,0 +1,17 @@
+import Foundation
+import Testing
+
+/// Waits until `condition` holds (checked every 2 ms) for at most `seconds`: a wait on something
+/// the test can observe, such as a parked request or an open stream, never a fixed sleep.
+/// Records an issue, naming `what`, when time runs out.
+func waitUntil(_ what: String, seconds: Double = 5, sourceLocation: SourceLocation = #_sourceLocation,
+               _ condition: () -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        guard Date() < deadline else {
+            Issue.record("waited \(seconds) s for \(what)", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(nanoseconds: 2_000_000)
+    }
+}
