@@ -94,7 +94,9 @@ final class FakeEventLoop: @unchecked Sendable {
                 }
             }
         }
-        usleep(2000)
+        // The drain starts once suspensions are under way (seen, not slept for).
+        let started = Self.ms(5000)
+        while accepted.withLock({ $0 }) == 0 && MonotonicClock.now() < started { usleep(100) }
         #expect(loop.owner.drain(timeoutMs: 5000))
         for thread in threads { pthread_join(thread, nil) }
         // Suspends that lost the race were refused; every accepted one was resumed exactly once.
