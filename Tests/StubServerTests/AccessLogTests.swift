@@ -5,7 +5,7 @@ import Testing
 
 /// The buffered access log: lines reach the file in order, a quiet server's line shows up without
 /// waiting for the buffer to fill, and stopping writes what is left.
-@Suite struct AccessLogTests {
+@Suite(.timeLimit(.minutes(3))) struct AccessLogTests {
     func record(_ i: Int) -> RequestRecord {
         RequestRecord(request: StubRequest(method: "GET", path: "/items/\(i)", query: [("page", "2")]), session: nil,
                       routeID: "app/items", variant: "200", status: 200, delayMs: 0, fault: nil, elapsedMs: 0.25, bodyBytes: 0)

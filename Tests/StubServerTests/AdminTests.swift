@@ -3,7 +3,7 @@ import StubCore
 import StubServer
 import Testing
 
-@Suite struct AdminTests {
+@Suite(.timeLimit(.minutes(3))) struct AdminTests {
     @Test func healthReportsRoutesAndVersion() async throws {
         try await withServer { server in
             let health = try await AdminClient(server: server).object("GET", "/health")

@@ -5,7 +5,7 @@ import Testing
 
 /// Bodies `import-openapi` makes from schemas fit them: each case once broke its own document's
 /// `check --openapi`.
-@Suite struct BodyGenerationTests {
+@Suite(.timeLimit(.minutes(3))) struct BodyGenerationTests {
     static let spec = """
     openapi: 3.1.0
     info: { title: Gen, version: "1" }

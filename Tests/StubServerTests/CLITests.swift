@@ -4,7 +4,7 @@ import StubTesting
 import Testing
 
 /// Runs the real `stubd` binary as users and containers do.
-@Suite struct CLITests {
+@Suite(.timeLimit(.minutes(3))) struct CLITests {
     func stubd(_ arguments: [String], environment: [String: String]? = nil) async throws -> Curl.Result {
         try await Subprocess.run(Repository.stubdBinary, arguments, environment: environment)
     }

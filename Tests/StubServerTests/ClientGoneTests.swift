@@ -6,7 +6,7 @@ import Testing
 
 /// Clients that leave while their request waits (delayed, held, hanging, deferred): the server
 /// notices at once, the hold count drops, and the journal says the client left.
-@Suite struct ClientGoneTests {
+@Suite(.timeLimit(.minutes(3))) struct ClientGoneTests {
     /// Sends `target` on a raw connection, waits `ms`, and closes the connection.
     static func leave(_ server: StubServer, _ target: String, afterMs ms: UInt32) async throws {
         let socket = try RawSocket(port: server.port)

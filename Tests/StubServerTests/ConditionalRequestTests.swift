@@ -7,7 +7,7 @@ import Testing
 /// Conditional GETs against a variant's `ETag` and `Last-Modified` (given, `etag: auto`, or in its
 /// headers, as a capture keeps them): `304 Not Modified` as an HTTP cache revalidates (URLCache,
 /// image caches), with the validators and caching headers and no body.
-@Suite struct ConditionalRequestTests {
+@Suite(.timeLimit(.minutes(3))) struct ConditionalRequestTests {
     static let body = #"{"hello": "world"}"# + "\n"
 
     func stubs() throws -> TemporaryStubDirectory {

@@ -4,7 +4,7 @@ import Testing
 
 /// Request bodies are checked against the schema of the media type the request names, the media
 /// type is named in problems, and a refused request is answered the way the service answers errors.
-@Suite struct ContractMediaTypeTests {
+@Suite(.timeLimit(.minutes(3))) struct ContractMediaTypeTests {
     static let spec = """
     openapi: 3.0.3
     info: { title: Forms, version: "1" }

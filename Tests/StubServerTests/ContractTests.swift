@@ -7,7 +7,7 @@ import StubdClient
 import Testing
 
 /// OpenAPI import, drift checks and request checks, with documents shaped like real ones.
-@Suite struct ContractTests {
+@Suite(.timeLimit(.minutes(3))) struct ContractTests {
     static let spec = Repository.root.appendingPathComponent("docs/openapi/app.yaml").path
 
     func stubd(_ arguments: [String]) async throws -> Curl.Result {

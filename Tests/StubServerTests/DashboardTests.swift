@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// The dashboard's files and the admin calls it makes, over a real socket: the page and its
 /// security headers, the live journal stream read with curl, sessions, and `--no-ui`.
-@Suite struct DashboardTests {
+@Suite(.timeLimit(.minutes(3))) struct DashboardTests {
     static let files = Repository.root.appendingPathComponent("Sources/StubDashboard/Files")
 
     @Test func thePageAndItsFilesAreServedWithAPolicyThatAllowsOnlyThemselves() async throws {
@@ -125,7 +125,7 @@ import FoundationNetworking
 
 /// The dashboard in a real browser: headless Chromium driven by Selenium, as a tester uses it next
 /// to the Simulator. Screenshots go to `STUBD_SCREENSHOTS` (docs/images to refresh the README's).
-@Suite(.enabled(if: Browser.installed, "Selenium or chromium-driver is missing: apt-get install chromium chromium-driver; pip install selenium"))
+@Suite(.timeLimit(.minutes(3)), .enabled(if: Browser.installed, "Selenium or chromium-driver is missing: apt-get install chromium chromium-driver; pip install selenium"))
 struct DashboardBrowserTests {
     func run(_ arguments: [String]) async throws -> [String: Any] {
         let script = Repository.root.appendingPathComponent("Tests/Clients/dashboard_check.py").path
@@ -194,7 +194,7 @@ struct DashboardBrowserTests {
 }
 
 /// The same page in headless Firefox, over WebDriver BiDi (Firefox's own protocol; no geckodriver).
-@Suite(.enabled(if: Browser.firefox, "Firefox or Python's websockets is missing: apt-get install firefox-esr; pip install websockets"))
+@Suite(.timeLimit(.minutes(3)), .enabled(if: Browser.firefox, "Firefox or Python's websockets is missing: apt-get install firefox-esr; pip install websockets"))
 struct DashboardFirefoxTests {
     @Test func firefoxShowsTheRoutesSteersAVariantAndKeepsAPayloadAsText() async throws {
         let folder = try shots()

@@ -3,7 +3,7 @@ import Foundation
 import StubTesting
 import Testing
 
-@Suite struct DelayTests {
+@Suite(.timeLimit(.minutes(3))) struct DelayTests {
     /// Time a request takes in milliseconds, measured by curl in its own process. URLSession in
     /// this test process shares its transfer machinery with the other suites running in parallel,
     /// and was seen adding up to a second to a response under that load, so tight bounds use curl.

@@ -4,7 +4,7 @@ import Testing
 /// The fleet's deployment files: the Kubernetes manifests against the API's schemas
 /// (`kubernetes-validate`, PyPI), the HAProxy configuration with HAProxy itself, and the compose
 /// file's replicas, store and balancer named consistently.
-@Suite struct DeployTests {
+@Suite(.timeLimit(.minutes(3))) struct DeployTests {
     static let deploy = Repository.root.appendingPathComponent("deploy")
 
     static func executable(_ name: String) -> String? {

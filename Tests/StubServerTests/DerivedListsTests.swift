@@ -7,7 +7,7 @@ import Testing
 /// Lists written in more than one place, kept equal: the fault and health words of the server,
 /// `StubdClient` and `docs/admin-api.json`; the loader's messages as the docs quote them; the
 /// shipped stubs as the README's table lists them.
-@Suite struct DerivedListsTests {
+@Suite(.timeLimit(.minutes(3))) struct DerivedListsTests {
     static func adminDocument() throws -> [String: Any] {
         let data = try Data(contentsOf: Repository.root.appendingPathComponent("docs/admin-api.json"))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -4,7 +4,7 @@ import Testing
 
 /// `localhost` on both stacks: one port on 127.0.0.1 and ::1, because clients resolve localhost
 /// to either address first.
-@Suite struct DualStackTests {
+@Suite(.timeLimit(.minutes(3))) struct DualStackTests {
     func status(_ url: String) async throws -> String {
         try await Curl.run(["-s", "-g", "-o", "/dev/null", "-w", "%{http_code}", "-m", "5", url]).stdout
     }

@@ -7,7 +7,7 @@ import StubTesting
 import Testing
 
 /// What each fault looks like to clients. These expectations are the table in docs/stub-format.md.
-@Suite struct FaultTests {
+@Suite(.timeLimit(.minutes(3))) struct FaultTests {
     static let table: [(fault: String, urlError: URLError.Code, curlExit: Int32)] = [
         ("reset", .networkConnectionLost, 56),
         ("empty", .badServerResponse, 52),

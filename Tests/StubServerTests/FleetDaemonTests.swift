@@ -8,7 +8,7 @@ import Darwin
 
 /// The fleet as it is deployed: `stubd serve --state` processes on one Redis, behind HAProxy
 /// (Debian's `haproxy`) as the compose file runs them, driven with curl.
-@Suite(.serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
 struct FleetDaemonTests {
     static func replicas(_ store: StoreFixture, count: Int = 3) async throws -> [RunningDaemon] {
         var started: [RunningDaemon] = []

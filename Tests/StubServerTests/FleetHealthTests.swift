@@ -3,7 +3,7 @@ import StubServer
 import Testing
 
 /// What health says about the store's state beyond reachability, against a real redis-server.
-@Suite(.serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
 struct FleetHealthTests {
     @Test func overridesTheStoreHoldsButNoReplicaCanReadShowInHealth() async throws {
         let store = try StoreFixture()
@@ -30,7 +30,7 @@ struct FleetHealthTests {
 }
 
 /// An admin change is answered 200 only when the store took it.
-@Suite(.serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
 struct FleetPromiseTests {
     @Test func aChangeThePausedStoreDidNotTakeIsRefusedAndServedNowhere() async throws {
         let store = try StoreFixture()
@@ -57,7 +57,7 @@ struct FleetPromiseTests {
 }
 
 /// A journal cleared through one replica stays cleared on all of them.
-@Suite(.serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
 struct FleetClearTests {
     @Test(arguments: ["POST /reset", "DELETE /journal"])
     func entriesAnotherReplicaHadNotSentYetDoNotComeBack(call: String) async throws {

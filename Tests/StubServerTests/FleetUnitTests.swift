@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The fleet's pieces that need no store: the URL, key names and the stored form of an override.
-@Suite struct FleetUnitTests {
+@Suite(.timeLimit(.minutes(3))) struct FleetUnitTests {
     @Test func storeURLsAreReadAndShownWithoutTheirPassword() throws {
         let plain = try StateStoreURL("redis://cache:6380/2")
         #expect(plain.host == "cache" && plain.port == 6380 && plain.database == 2 && plain.password == nil)

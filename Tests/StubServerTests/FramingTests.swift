@@ -9,7 +9,7 @@ import Testing
 /// ask to close.) On 0.9.75 stubd refuses every case with its JSON error; libmicrohttpd 1.0, at
 /// the discipline level stubd asks for, refuses the cases marked `library` itself with its own
 /// plain 400 before stubd sees them. Both answer once and close.
-@Suite struct FramingTests {
+@Suite(.timeLimit(.minutes(3))) struct FramingTests {
     struct Case: Sendable {
         let name: String
         let request: String

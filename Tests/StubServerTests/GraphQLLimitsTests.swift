@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// Documents that cost too much get a 400 in GraphQL's error shape before they are read whole,
 /// and the limits are the settings', over a real socket.
-@Suite struct GraphQLLimitsTests {
+@Suite(.timeLimit(.minutes(3))) struct GraphQLLimitsTests {
     func post(_ server: StubServer, _ body: Data) async throws -> (status: Int, message: String) {
         let fetched = try await HTTPClient.fetch(server.url("/graphql"), method: "POST", headers: ["Content-Type": "application/json"], body: body)
         let errors = (try? fetched.json() as? [String: Any])?["errors"] as? [[String: Any]]

@@ -5,7 +5,7 @@ import Testing
 
 /// `stubd check --graphql`: operation documents against the schema (graphql-core as the oracle),
 /// and each kind of drift between a stub's body and its operation's selection set.
-@Suite struct GraphQLSchemaTests {
+@Suite(.timeLimit(.minutes(3))) struct GraphQLSchemaTests {
     static let schemaFile = Repository.root.appendingPathComponent("docs/graphql/schema.graphqls").path
 
     func stubd(_ arguments: [String]) async throws -> Curl.Result {

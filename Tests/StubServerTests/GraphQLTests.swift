@@ -8,7 +8,7 @@ import FoundationNetworking
 
 /// A GraphQL service: one endpoint, one route folder per operation, found by the operation's name
 /// and answered in GraphQL's shapes, over a real socket.
-@Suite struct GraphQLTests {
+@Suite(.timeLimit(.minutes(3))) struct GraphQLTests {
     static let stubs = [
         "gql/_service.json": #"{"graphql": {"path": "/graphql"}}"#,
         "gql/user/route.json": #"""
@@ -207,7 +207,7 @@ import FoundationNetworking
 
 /// A real GraphQL client, Python's `gql` (PyPI; `.ci/run` installs it), against the shipped
 /// example: queries, an error in GraphQL's shape, mutations, a batch and persisted queries.
-@Suite(.enabled(if: PythonGQL.installed, "Python's gql is not installed: python3 -m pip install 'gql[requests]'"))
+@Suite(.timeLimit(.minutes(3)), .enabled(if: PythonGQL.installed, "Python's gql is not installed: python3 -m pip install 'gql[requests]'"))
 struct GraphQLClientTests {
     @Test func gqlGetsEveryAnswerAsStubbed() async throws {
         try await withServer { server in

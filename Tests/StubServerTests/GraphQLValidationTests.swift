@@ -6,7 +6,7 @@ import Testing
 /// `check --graphql` on the schema itself (the type-system rules) and on operations' arguments
 /// and variables, each case against graphql-core (PyPI), the reference implementation's port:
 /// the same problems, message for message.
-@Suite(.enabled(if: PythonGraphQLCore.installed, "graphql-core is not installed: python3 -m pip install graphql-core"))
+@Suite(.timeLimit(.minutes(3)), .enabled(if: PythonGraphQLCore.installed, "graphql-core is not installed: python3 -m pip install graphql-core"))
 struct GraphQLValidationTests {
     /// graphql-core's messages for `request` (see Tests/Clients/graphql_validate.py).
     func oracle(_ request: [String: Any]) async throws -> [[String]] {

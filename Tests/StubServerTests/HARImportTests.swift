@@ -8,7 +8,7 @@ import Testing
 /// `stubd import-har` on captures shaped like Proxyman's, Chrome's and Charles's: the tree it
 /// writes, that it loads, that serving it gives back each captured body, and that no secret
 /// reaches a file.
-@Suite struct HARImportTests {
+@Suite(.timeLimit(.minutes(3))) struct HARImportTests {
     /// Writes `har` to a file, imports it with the real binary into a fresh folder.
     func importHAR(_ har: String, _ extra: [String] = []) async throws -> (result: Curl.Result, stubs: URL, har: URL) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-har-\(UUID().uuidString)")
@@ -198,7 +198,7 @@ import Testing
 
 /// Real captures: encoded query values, unusual methods, JSON under a text media type, encoded
 /// paths, and imports that fail.
-@Suite struct HARRealWorldTests {
+@Suite(.timeLimit(.minutes(3))) struct HARRealWorldTests {
     let helper = HARImportTests()
 
     @Test func encodedQueriesAndPathsAreDecodedAndServedAsCaptured() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// Every request head gets an answer: served up to `--connection-memory` (8 KiB by default),
 /// stubd's JSON 431 or 414 naming the limit above it, up to about twice the limit; past that the
 /// one libmicrohttpd writes itself (a plain 431 or 414); never silence, on 0.9.75 and 1.0.
-@Suite struct HeadSizeTests {
+@Suite(.timeLimit(.minutes(3))) struct HeadSizeTests {
     /// The first line and the whole answer to a raw request, or "" after 3 s of silence.
     static func ask(_ server: StubServer, _ request: String) async throws -> String {
         let socket = try RawSocket(port: server.port)

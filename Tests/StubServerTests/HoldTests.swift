@@ -4,7 +4,7 @@ import StubServer
 import Testing
 
 /// Held responses: a test holds a route, waits until the app has asked, looks, then releases.
-@Suite struct HoldTests {
+@Suite(.timeLimit(.minutes(3))) struct HoldTests {
     @Test func heldRequestsWaitUntilReleasedOldestFirst() async throws {
         try await withServer { server in
             try server.hold(route: "app/users")

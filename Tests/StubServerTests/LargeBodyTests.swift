@@ -5,7 +5,7 @@ import Testing
 
 /// A body of 100 KB, prepared once and shared by every request: the same bytes over HTTP and
 /// HTTPS, with its length, before and after a reload.
-@Suite struct LargeBodyTests {
+@Suite(.timeLimit(.minutes(3))) struct LargeBodyTests {
     @Test func largeBodiesAreServedWholeOverHTTPAndHTTPS() async throws {
         let big = "[" + (0..<4000).map { #"{"id": \#($0), "name": "item number \#($0)"}"# }.joined(separator: ",") + "]"
         #expect(big.utf8.count > 100_000)

@@ -5,7 +5,7 @@ import StubTesting
 import Testing
 
 /// Bodies, repeated query parameters and sessions, over real sockets.
-@Suite struct LimitsTests {
+@Suite(.timeLimit(.minutes(3))) struct LimitsTests {
     static let stubs = [
         "svc/upload/route.json": #"""
         {"method": "POST", "path": "/upload",

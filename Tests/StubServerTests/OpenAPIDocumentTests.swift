@@ -5,7 +5,7 @@ import Testing
 
 /// Keeps docs/admin-api.json true: it lists exactly the endpoints the server answers, and each
 /// documented call answers with a documented status.
-@Suite struct OpenAPIDocumentTests {
+@Suite(.timeLimit(.minutes(3))) struct OpenAPIDocumentTests {
     func document() throws -> [String: Any] {
         let data = try Data(contentsOf: Repository.root.appendingPathComponent("docs/admin-api.json"))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

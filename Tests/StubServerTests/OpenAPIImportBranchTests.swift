@@ -6,7 +6,7 @@ import Testing
 /// Import is never all or nothing: a `oneOf` body is made valid for one option alone (GitHub's
 /// 422 shapes, a discriminator), and a response no body can be made for is left out and said so
 /// while everything else is written.
-@Suite struct OpenAPIImportBranchTests {
+@Suite(.timeLimit(.minutes(3))) struct OpenAPIImportBranchTests {
     let helper = OpenAPIImportTests()
 
     /// GitHub's validation-failed shape: two options alike but for their `errors` items.

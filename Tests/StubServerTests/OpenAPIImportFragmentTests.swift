@@ -6,7 +6,7 @@ import Testing
 /// (`/metadata_templates/schema#classifications`): the fragment's operation becomes variants of
 /// the path's route, chosen by name, said in a warning. OpenAI's `?beta=true`: variants chosen by
 /// `when`. `check --openapi` checks each such variant against its own operation.
-@Suite struct OpenAPIImportFragmentTests {
+@Suite(.timeLimit(.minutes(3))) struct OpenAPIImportFragmentTests {
     let helper = OpenAPIImportTests()
 
     @Test func theCheckCountsAnOperationImportFoldedByItsQueryAsServed() async throws {

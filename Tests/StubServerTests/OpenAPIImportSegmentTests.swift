@@ -4,7 +4,7 @@ import Testing
 
 /// Paths with a parameter inside a segment (Twilio's `/Accounts/{Sid}.json`, Box's
 /// `thumbnail.{extension}`): imported as routes of their own, served, and checked with no drift.
-@Suite struct OpenAPIImportSegmentTests {
+@Suite(.timeLimit(.minutes(3))) struct OpenAPIImportSegmentTests {
     let helper = OpenAPIImportTests()
 
     @Test func parametersInsideASegmentAreImportedServedAndChecked() async throws {

@@ -7,7 +7,7 @@ import Testing
 /// in path keys, DigitalOcean's operations by `$ref` across files, GitHub's example data with
 /// `$ref` keys, Swagger 2.0, webhooks and operations without responses, the document's own bad
 /// examples, exact numbers, and an import that fails writing nothing.
-@Suite struct OpenAPIImportTests {
+@Suite(.timeLimit(.minutes(3))) struct OpenAPIImportTests {
     func folder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-oai-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

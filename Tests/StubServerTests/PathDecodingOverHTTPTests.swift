@@ -5,7 +5,7 @@ import Testing
 
 /// The path is split at the slashes it was sent with, then each segment is decoded: `%2F` is part
 /// of a parameter, not a separator, and the journal keeps the path as sent.
-@Suite struct PathDecodingOverHTTPTests {
+@Suite(.timeLimit(.minutes(3))) struct PathDecodingOverHTTPTests {
     @Test func anEncodedSlashStaysInsideItsSegment() async throws {
         try await withServer { server in
             let fetched = try await Curl.run(["-s", "--path-as-is", server.url("/api/v1/users/a%2Fb").absoluteString])

@@ -5,7 +5,7 @@ import Testing
 
 /// The paths macOS takes (libmicrohttpd on poll(2), the watcher scanning instead of inotify), run
 /// on Linux: serving, delays, faults, throttled bodies and live reload.
-@Suite struct PortablePathsTests {
+@Suite(.timeLimit(.minutes(3))) struct PortablePathsTests {
     func portable(_ configuration: inout StubServerConfiguration) {
         configuration.eventLoop = .poll
         configuration.watchMode = .poll

@@ -6,7 +6,7 @@ import Testing
 
 /// `stubd import-postman`: each saved example a variant named after it, answered as saved, and
 /// picked by a Postman mock server's `x-mock-response-name` / `x-mock-response-code`.
-@Suite struct PostmanImportTests {
+@Suite(.timeLimit(.minutes(3))) struct PostmanImportTests {
     /// Writes the collection (and an environment) to files and imports them with the real binary.
     func importing(_ collection: String, environment: String? = nil, _ extra: [String] = []) async throws -> (result: Curl.Result, stubs: URL) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-postman-\(UUID().uuidString)")

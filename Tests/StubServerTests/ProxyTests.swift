@@ -4,7 +4,7 @@ import StubTesting
 import Testing
 
 /// `--proxy-unmatched`, `--record-unmatched` and `stubd record`, with a second stubd as the real API.
-@Suite struct ProxyTests {
+@Suite(.timeLimit(.minutes(3))) struct ProxyTests {
     static let front = [
         "me/route.json": #"{"method": "GET", "path": "/api/v1/users/1"}"#,
         "me/200.json": #"{"stubbed": true}"#,
@@ -123,7 +123,7 @@ import Testing
 
 /// `record` in front of a GraphQL API: the recording has one route per operation, with its
 /// document and variants by variables, and serving it gives the same answers.
-@Suite struct GraphQLRecordTests {
+@Suite(.timeLimit(.minutes(3))) struct GraphQLRecordTests {
     @Test func recordingAGraphQLAppSplitsItByOperation() async throws {
         let upstream = try StubServer(stubsAt: Repository.shippedStubs)
         defer { upstream.stop() }
@@ -162,7 +162,7 @@ import Testing
 
 /// The proxy under load and against a hostile path: no thread or per-host queue per waiting
 /// request, bodies bounded, and paths kept under the upstream's base path.
-@Suite struct ProxyLimitsTests {
+@Suite(.timeLimit(.minutes(3))) struct ProxyLimitsTests {
     static let upstreamStubs = [
         "up/slow/route.json": #"{"method": "GET", "path": "/slow", "variants": {"200": {"delay": {"ms": 2500}}}}"#,
         "up/slow/200.json": #"{"slow": true}"#,

@@ -5,7 +5,7 @@ import Testing
 
 /// The proxy's own HTTP/1.1 client against upstreams that answer with hand-written bytes:
 /// every framing RFC 9112 allows, reused and stale connections, and answers that are not HTTP.
-@Suite struct ProxyWireTests {
+@Suite(.timeLimit(.minutes(3))) struct ProxyWireTests {
     static let empty = ["me/route.json": #"{"method": "GET", "path": "/stubbed"}"#, "me/200.json": "{}"]
 
     func proxied(_ upstream: ScriptedUpstream, _ body: (StubServer) async throws -> Void) async throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// `RESPScanner` lets every reply a store really sends through, cut anywhere, and refuses an
 /// array header that claims more elements than one reply can hold, before hiredis makes them.
-@Suite struct RESPScannerTests {
+@Suite(.timeLimit(.minutes(3))) struct RESPScannerTests {
     /// Feeds `text` in pieces of `piece` bytes; the first error, if any.
     private func scan(_ text: String, piece: Int, maxReplyBytes: Int = 64 << 20) -> StoreError? {
         var scanner = RESPScanner(maxReplyBytes: maxReplyBytes)

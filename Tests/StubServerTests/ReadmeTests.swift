@@ -6,7 +6,7 @@ import Testing
 
 /// The README's snippets, run as written: the Quick Start's curl lines, every admin `PUT` body in
 /// its table (the retry sequence included), and the `route.json` example.
-@Suite struct ReadmeTests {
+@Suite(.timeLimit(.minutes(3))) struct ReadmeTests {
     static var readme: String { (try? String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? "" }
 
     /// The fenced blocks of the README with the given info string, in order.

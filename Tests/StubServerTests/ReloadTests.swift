@@ -3,7 +3,7 @@ import Foundation
 import StubTesting
 import Testing
 
-@Suite struct ReloadTests {
+@Suite(.timeLimit(.minutes(3))) struct ReloadTests {
     static let base = [
         "svc/hello/route.json": #"{"method": "GET", "path": "/hello"}"#,
         "svc/hello/200.json": #"{"greeting": "hello"}"#,
@@ -106,7 +106,7 @@ import Testing
 
 /// The stub directory itself deleted, recreated, renamed or replaced while serving, and special
 /// files put where body files go.
-@Suite struct ReloadRecoveryTests {
+@Suite(.timeLimit(.minutes(3))) struct ReloadRecoveryTests {
     let reload = ReloadTests()
 
     @Test func reloadRecoversAfterTheDirectoryIsDeletedAndRecreated() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Bad HTTP never crashes the daemon: each of these is answered with an error or a close, and the
 /// server keeps serving.
-@Suite struct RobustnessTests {
+@Suite(.timeLimit(.minutes(3))) struct RobustnessTests {
     static let payloads: [(name: String, bytes: [UInt8])] = [
         ("not HTTP", Array("\u{16}\u{03}\u{01}\u{02}\u{00}hello".utf8)),
         ("header without colon", Array("GET /api/v1/users HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n".utf8)),

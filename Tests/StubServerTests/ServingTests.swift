@@ -2,7 +2,7 @@ import Foundation
 import StubServer
 import Testing
 
-@Suite struct ServingTests {
+@Suite(.timeLimit(.minutes(3))) struct ServingTests {
     @Test func servesTheFixtureBytesWithJSONContentType() async throws {
         try await withServer { server in
             #expect(server.port > 0)

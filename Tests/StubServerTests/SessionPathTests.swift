@@ -4,7 +4,7 @@ import StubTesting
 import Testing
 
 /// `/__session/<id>/…`: the session in the URL, for clients that cannot add a header.
-@Suite struct SessionPathTests {
+@Suite(.timeLimit(.minutes(3))) struct SessionPathTests {
     @Test func aSessionPrefixScopesOverridesAndTheJournal() async throws {
         try await withServer { server in
             // The admin API takes the prefix too.

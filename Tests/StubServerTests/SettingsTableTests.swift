@@ -4,7 +4,7 @@ import Testing
 /// The settings of `stubd serve` as one table: every flag and its `STUBD_*` variable take the
 /// same values, fail with the same words and treat an empty value alike, and `--help` and the
 /// README list exactly what `--print-settings` reports.
-@Suite struct SettingsTableTests {
+@Suite(.timeLimit(.minutes(3))) struct SettingsTableTests {
     struct Row {
         let flag, variable, usage, help, takes: String
         let value, defaultNote: String?

@@ -5,7 +5,7 @@ import Testing
 
 /// Clients that hold connections open by sending a byte at a time: cut off at the head deadline,
 /// and never able to take every slot.
-@Suite struct SlowClientTests {
+@Suite(.timeLimit(.minutes(3))) struct SlowClientTests {
     /// Opens `count` connections that send part of a head and stop.
     func slowClients(_ count: Int, port: Int) throws -> [RawSocket] {
         try (0..<count).map { _ in

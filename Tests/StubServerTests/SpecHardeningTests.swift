@@ -6,7 +6,7 @@ import Testing
 
 /// Hostile OpenAPI documents: each is refused at once with its line named, or handled within a
 /// bounded cost, and a request built against a hostile schema cannot hold a thread.
-@Suite struct SpecHardeningTests {
+@Suite(.timeLimit(.minutes(3))) struct SpecHardeningTests {
     func write(_ text: String) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-spec-\(UUID().uuidString).yaml")
         try Data(text.utf8).write(to: url)

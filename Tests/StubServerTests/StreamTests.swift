@@ -8,7 +8,7 @@ import FoundationNetworking
 #endif
 
 /// Server-sent events and NDJSON streams over real sockets, read with curl -N and URLSession.
-@Suite struct StreamTests {
+@Suite(.timeLimit(.minutes(3))) struct StreamTests {
     static let events = #"""
     [
       {"data": "hello"},

@@ -6,7 +6,7 @@ import Testing
 import StubSystem
 
 /// `withStubServer`: a free port for the body, and the server stopped whatever the body does.
-@Suite struct StubTestingTests {
+@Suite(.timeLimit(.minutes(3))) struct StubTestingTests {
     struct Boom: Error {}
 
     @Test func theServerAnswersDuringTheBodyAndIsStoppedAfterIt() async throws {

@@ -3,7 +3,7 @@ import StubdClient
 import Testing
 
 /// `StubdClient` against the real daemon, started as a process on port 0.
-@Suite struct StubdClientTests {
+@Suite(.timeLimit(.minutes(3))) struct StubdClientTests {
     func withDaemon(_ extra: [String] = [], _ body: (URL) async throws -> Void) async throws {
         let daemon = try await OffPool.run {
             try RunningDaemon(arguments: ["--stubs", Repository.shippedStubs.path, "--port", "0", "--log", "off"] + extra)

@@ -53,7 +53,7 @@ final class FakeEventLoop: @unchecked Sendable {
     }
 }
 
-@Suite struct SuspendedConnectionsTests {
+@Suite(.timeLimit(.minutes(3))) struct SuspendedConnectionsTests {
     static func ms(_ n: UInt64) -> UInt64 { MonotonicClock.now() + n * 1_000_000 }
 
     @Test func resumesEachConnectionOnceWhenItsDeadlineIsUp() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// `stubd tls init`'s files, read back with GnuTLS's `certtool` and Python's `ssl`, as a user
 /// checking them would.
-@Suite struct TLSCertificateTests {
+@Suite(.timeLimit(.minutes(3))) struct TLSCertificateTests {
     @Test func serverCertificateMeetsApplesRules() async throws {
         let fixture = try TLSFixture(hosts: ["api.test", "10.0.0.5"])
         let info = try await certtool(["-i", "--infile", fixture.directory.serverCertificate])

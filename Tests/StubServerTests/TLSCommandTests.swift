@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `stubd tls init` and `stubd serve --tls` as a developer runs them.
-@Suite struct TLSCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct TLSCommandTests {
     func stubd(_ arguments: [String], environment: [String: String]? = nil) async throws -> Curl.Result {
         try await Subprocess.run(Repository.stubdBinary, arguments, environment: environment)
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// `serve --tls` over real sockets: curl and Python trust the server with the authority and
 /// refuse it without; everything plain HTTP does works the same over TLS.
-@Suite struct TLSServingTests {
+@Suite(.timeLimit(.minutes(3))) struct TLSServingTests {
     /// What each fault gives curl over TLS (the TLS column of the fault table).
     static let faults: [(fault: String, curlExit: Int32)] = [
         ("reset", 56), ("empty", 52), ("garbage", 56), ("truncate", 18),

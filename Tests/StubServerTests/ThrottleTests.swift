@@ -4,7 +4,7 @@ import StubCore
 import StubTesting
 import Testing
 
-@Suite struct ThrottleTests {
+@Suite(.timeLimit(.minutes(3))) struct ThrottleTests {
     @Test func aThrottledBodyArrivesWholeAtTheRequestedRate() async throws {
         try await withServer { server in
             let file = try Data(contentsOf: Repository.shippedStubs.appendingPathComponent("app/users/200.json"))
