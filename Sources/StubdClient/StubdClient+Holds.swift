@@ -25,9 +25,9 @@ extension StubdClient {
     /// Waits until at least `count` requests of `route` are held (the app has really asked);
     /// false after `timeout` seconds.
     public func waitUntilHeld(route: String, count: Int = 1, timeout: Double = 5, session: String? = nil) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))  // monotonic: the wall clock may step
         while try await heldCount(route: route, session: session) < count {
-            if Date() >= deadline { return false }
+            if ContinuousClock.now >= deadline { return false }
             try await Task.sleep(nanoseconds: 20_000_000)
         }
         return true

@@ -27,8 +27,8 @@ public final class StubdClient: Sendable {
 
     /// Waits until `GET /__stubd/health` answers `ok`; throws `StubdClientError.timedOut` after `timeout` seconds.
     public func waitUntilHealthy(timeout: Double = 10) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))  // monotonic: the wall clock may step
+        while ContinuousClock.now < deadline {
             if let health = try? await health(), health.status == .ok { return }
             try await Task.sleep(nanoseconds: 100_000_000)
         }
@@ -88,10 +88,10 @@ public final class StubdClient: Sendable {
     /// Waits until the journal holds `count` requests for `route` (or `timeout` seconds pass) and
     /// returns them: for requests an app sends in the background.
     public func waitForRequests(route: String? = nil, count: Int = 1, timeout: Double = 5, session: String? = nil) async throws -> [ReceivedRequest] {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))  // monotonic: the wall clock may step
         while true {
             let found = try await journal(route: route, session: session)
-            if found.count >= count || Date() >= deadline { return found }
+            if found.count >= count || ContinuousClock.now >= deadline { return found }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
     }

@@ -34,9 +34,9 @@ import Testing
             let log = try AccessLog(format: .text, fd: fd)
             defer { log.stop() }
             log.log(record(1))
-            let deadline = Date().addingTimeInterval(5)
+            let deadline = ContinuousClock.now + .seconds(5)  // monotonic: the wall clock may step
             var text = ""
-            while Date() < deadline {
+            while ContinuousClock.now < deadline {
                 text = try String(contentsOf: url, encoding: .utf8)
                 if !text.isEmpty { break }
                 usleep(10_000)

@@ -157,8 +157,8 @@ final class HAProxy: @unchecked Sendable {
         let file = folder.appendingPathComponent("haproxy.cfg")
         try Data(config.utf8).write(to: file)
         process = try Spawned("/usr/sbin/haproxy", ["-db", "-f", file.path])
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline && StoreFixture.send(port, "GET /__stubd/health HTTP/1.0\r\n") == nil { usleep(20_000) }
+        let deadline = ContinuousClock.now + .seconds(5)  // monotonic: the wall clock may step
+        while ContinuousClock.now < deadline && StoreFixture.send(port, "GET /__stubd/health HTTP/1.0\r\n") == nil { usleep(20_000) }
     }
 
     deinit {

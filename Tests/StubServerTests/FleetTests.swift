@@ -37,8 +37,9 @@ struct FleetTests {
     }
 
     static func eventually(_ seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        // A monotonic clock: the wall clock may step while a test waits.
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
             if try await condition() { return true }
             try await Task.sleep(nanoseconds: 20_000_000)
         }

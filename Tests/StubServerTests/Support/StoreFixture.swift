@@ -59,8 +59,8 @@ final class StoreFixture: @unchecked Sendable {
         arguments += persist ? ["--save", "3600 1"] : ["--save", ""]
         self.persist = persist
         process = try Spawned(executable, arguments)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now + .seconds(10)  // monotonic: the wall clock may step
+        while ContinuousClock.now < deadline {
             // A TLS store is ready once its port accepts (a plain PING gets no answer there).
             if tlsFolder == nil ? StoreFixture.answers(port) : StoreFixture.accepts(port) { return }
             usleep(20_000)

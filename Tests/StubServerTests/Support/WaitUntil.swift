@@ -6,9 +6,10 @@ import Testing
 /// Records an issue, naming `what`, when time runs out.
 func waitUntil(_ what: String, seconds: Double = 5, sourceLocation: SourceLocation = #_sourceLocation,
                _ condition: () -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
+    // A monotonic clock: the wall clock may step while a test waits.
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while !condition() {
-        guard Date() < deadline else {
+        guard ContinuousClock.now < deadline else {
             Issue.record("waited \(seconds) s for \(what)", sourceLocation: sourceLocation)
             return
         }
