@@ -26,18 +26,18 @@ extension AdminAPI {
         let json = (try? JSONParser.parse(request.body)) ?? .object([])
         let state = json["state"]?.scalarText ?? request.queryValue("state") ?? ""
         let action = json["action"]?.scalarText ?? request.queryValue("action") ?? "setup"
+        // The empty state is a verifier's general set-up and tear-down: nothing to do.
+        if state.isEmpty { return .json(200, .object([("state", .string(state)), ("routes", .array([]))])) }
         var targets: [(route: Route, variant: String)] = []
         let routes = host.currentCatalog.routes
         if let routeID = json["params"]?["route"]?.scalarText, let variant = json["params"]?["variant"]?.scalarText,
            let route = routes.first(where: { $0.id == routeID }), route.variantIndex(named: variant) != nil {
             targets = [(route, variant)]
-        } else if !state.isEmpty {
+        } else {
             for route in routes {
                 if let variant = route.variants.first(where: { $0.name == state || $0.description == state }) { targets.append((route, variant.name)) }
             }
         }
-        // The empty state is a verifier's general set-up and tear-down: nothing to do.
-        if state.isEmpty { return .json(200, .object([("state", .string(state)), ("routes", .array([]))])) }
         guard !targets.isEmpty else {
             return .error(404, "no variant stands for this provider state", [("state", .string(state)),
                                                                               ("hint", .string("a variant named or described as the state, or params {route, variant}"))])

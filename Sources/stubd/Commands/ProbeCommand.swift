@@ -21,7 +21,7 @@ enum ProbeCommand {
             StubdCommand.fail("expected one URL like http://127.0.0.1:8080/__stubd/health", usage: usage)
             return 2
         }
-        guard let status = target.get(timeoutSeconds: 2) else {
+        guard let status = target.fetch(timeoutSeconds: 2, headers: [])?.status else {
             StubdCommand.printError("probe: no HTTP answer from \(arguments[0])")
             return 1
         }
@@ -30,7 +30,7 @@ enum ProbeCommand {
     }
 }
 
-/// Host, port and path of an `http://` URL, and a one-shot GET returning the status code.
+/// Host, port and path of an `http://` URL, and a one-shot GET (`fetch`).
 struct ProbeTarget {
     let host: String
     let port: UInt16
@@ -46,32 +46,11 @@ struct ProbeTarget {
         guard let port = parts.count > 1 ? UInt16(parts[1]) : 80 else { return nil }
         self.port = port
     }
-
-    func get(timeoutSeconds: Int) -> Int? {
-        guard var address = LibC.ipv4Address(host, port: Int(port)) else { return nil }
-        guard let fd = try? SystemCall.run("socket", { socket(AF_INET, LibC.streamSocket, 0) }) else { return nil }
-        defer { close(fd) }
-        var timeout = LibC.timeval(milliseconds: timeoutSeconds * 1000)
-        let size = socklen_t(MemoryLayout<timeval>.size)
-        let request = Array("GET \(path) HTTP/1.0\r\nHost: \(host)\r\n\r\n".utf8)
-        var buffer = [UInt8](repeating: 0, count: 64)
-        // Any failing call means no healthy answer: the probe only reports whether one came.
-        guard (try? SystemCall.run("setsockopt", { setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, size) })) != nil,
-              (try? SystemCall.run("setsockopt", { setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, size) })) != nil,
-              (try? SystemCall.run("connect", { withUnsafePointer(to: &address) {
-                  $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-              } })) != nil,
-              (try? SystemCall.run("send", { request.withUnsafeBytes { LibC.sendNoSignal(fd, $0.baseAddress, $0.count) } })) == request.count,
-              let n = try? SystemCall.run("recv", { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }),
-              n > 12 else { return nil }
-        // "HTTP/1.1 200 ..."
-        return Int(String(decoding: buffer[9..<12], as: UTF8.self))
-    }
 }
 
 extension ProbeTarget {
     /// A GET with `headers` (`Name: value` lines) over HTTP/1.0, read until the server closes:
-    /// the status and the body; nil when no whole answer came.
+    /// the status and the body; nil when no whole answer came (any failing call means none).
     func fetch(timeoutSeconds: Int, headers: [String]) -> (status: Int, body: [UInt8])? {
         guard var address = LibC.ipv4Address(host, port: Int(port)) else { return nil }
         guard let fd = try? SystemCall.run("socket", { socket(AF_INET, LibC.streamSocket, 0) }) else { return nil }
@@ -80,6 +59,7 @@ extension ProbeTarget {
         let size = socklen_t(MemoryLayout<timeval>.size)
         let request = Array(("GET \(path) HTTP/1.0\r\nHost: \(host)\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n").utf8)
         guard (try? SystemCall.run("setsockopt", { setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, size) })) != nil,
+              (try? SystemCall.run("setsockopt", { setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, size) })) != nil,
               (try? SystemCall.run("connect", { withUnsafePointer(to: &address) {
                   $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
               } })) != nil,
