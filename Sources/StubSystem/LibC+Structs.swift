@@ -67,6 +67,20 @@ extension LibC {
         address.sa_family = sa_family_t(AF_UNSPEC)
         return address
     }
+
+    /// The name of a directory entry from readdir(3), read where it lies: glibc's records are
+    /// only as long as their name, so copying the whole `d_name` array would read past the end
+    /// of the buffer.
+    package static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+        String(cString: (UnsafeRawPointer(entry) + direntNameOffset).assumingMemoryBound(to: CChar.self))
+    }
+
+    private static let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+
+    /// read(2) into `bytes` from `offset` to its end; what read(2) returns.
+    package static func read(_ fd: Int32, into bytes: inout [UInt8], from offset: Int) -> Int {
+        bytes.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+    }
 }
 
 #if canImport(Glibc)

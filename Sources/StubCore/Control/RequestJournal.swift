@@ -22,9 +22,6 @@ public struct RequestJournal: Sendable {
     /// How many entries are kept.
     public let capacity: Int
     private var ring: [Entry] = []
-    /// Beside each entry of `ring`, what freeing it touches, noted while the record was fresh:
-    /// read when the entry is about to be dropped, without touching the record.
-    private var storage: [RequestRecord.DropHints] = []
     private var start = 0
     private var nextID = 1
 
@@ -53,47 +50,17 @@ public struct RequestJournal: Sendable {
     public mutating func append(_ record: consuming RequestRecord) -> Entry? {
         guard capacity > 0 else { return nil }
         RequestJournal.trim(&record)
-        let hints = record.dropHints
         // Moved, never copied: a record holds a dozen counted references, and each copy of it
         // retains and releases every one.
         var entry = Entry(id: nextID, record: consume record)
         nextID += 1
         if ring.count < capacity {
             ring.append(consume entry)
-            storage.append(hints)
             return nil
         }
         swap(&ring[start], &entry)
-        storage[start] = hints
         start = (start + 1) % capacity
-        prefetchNextDrops()
         return entry
-    }
-
-    /// The entry the next append drops, and the packed request and plan it holds, were last
-    /// touched a journal's length of requests ago and have left the cache: ask for the request,
-    /// the plan and the counts of the route and variant it releases now, and for the entry after
-    /// it, so appends do not wait for memory. With many routes, the route and variant are cold too.
-    private func prefetchNextDrops() {
-        let hints = storage[start]
-        if let request = UnsafeRawPointer(bitPattern: hints.request) {
-            // Every line: once freed, the memory is handed to the next request's packed copy.
-            for offset in stride(from: 0, to: hints.bytes, by: 64) { Prefetch.forWriting(request + offset) }
-            Prefetch.forWriting(request + (hints.bytes - 1))
-        }
-        // The whole plan: its count, then its fields, whose references freeing it releases.
-        if let plan = UnsafeRawPointer(bitPattern: hints.plan) {
-            for offset in stride(from: 0, to: ResponsePlan.storageBytes, by: 64) { Prefetch.forWriting(plan + offset) }
-        }
-        // An object's count lies in its first line.
-        if let route = UnsafeRawPointer(bitPattern: hints.route) { Prefetch.forWriting(route) }
-        if let variant = UnsafeRawPointer(bitPattern: hints.variant) { Prefetch.forWriting(variant) }
-        let after = (start + 1) % capacity
-        ring.withUnsafeBufferPointer { slots in
-            guard let base = slots.baseAddress else { return }
-            Prefetch.forWriting(base + after)
-            Prefetch.forWriting(UnsafeRawPointer(base + after) + MemoryLayout<Entry>.stride - 1)
-        }
     }
 
     /// The id of the last entry appended (0 before the first).
@@ -130,7 +97,6 @@ public struct RequestJournal: Sendable {
     public mutating func removeAll(where shouldRemove: (Entry) -> Bool) {
         let kept = entries.filter { !shouldRemove($0) }
         ring = kept
-        storage = kept.map(\.record.dropHints)
         start = 0
     }
 }

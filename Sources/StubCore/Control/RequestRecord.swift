@@ -70,25 +70,6 @@ public struct RequestRecord: Sendable {
         }
     }
 
-    /// What freeing this record touches, as cache hints for the journal (never references):
-    /// where the packed request's storage lies and its size ((0, 0) without one), where the
-    /// plan's lies, and the route and variant the plan releases.
-    struct DropHints {
-        var request: UInt = 0
-        var bytes = 0
-        var plan: UInt = 0
-        var route: UInt = 0
-        var variant: UInt = 0
-    }
-
-    /// The record's `DropHints`, read while it is fresh.
-    var dropHints: DropHints {
-        var hints = DropHints(plan: plan.storageAddress)
-        (hints.route, hints.variant) = plan.referenceAddresses
-        if case .packed(let packed, _) = kept { (hints.request, hints.bytes) = packed.storageExtent }
-        return hints
-    }
-
     /// True when the body is already cut to the journal's limit (a packed request keeps only that).
     var bodyIsTrimmed: Bool {
         if case .packed = kept { return true }

@@ -139,7 +139,7 @@ package struct JSONParser {
 
     /// The string of `bytes[range]` if it is UTF-8.
     private static func string(_ bytes: [UInt8], _ range: Range<Int>) -> String? {
-        bytes.withUnsafeBufferPointer { UTF8Text.string(UnsafeBufferPointer(rebasing: $0[range])) }
+        UTF8Text.string(bytes[range])
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {

@@ -1,11 +1,11 @@
 /// The byte-level walking behind `JSONScanner`: each function moves `at` past one piece of JSON
 /// text in `all` (up to `end`) and says whether it was well formed.
 extension JSONScanner {
-    static func skipSpace(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) {
+    static func skipSpace(_ all: [UInt8], _ at: inout Int, _ end: Int) {
         while at < end, all[at] == 0x20 || all[at] == 0x0A || all[at] == 0x0D || all[at] == 0x09 { at += 1 }
     }
 
-    static func skipString(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
+    static func skipString(_ all: [UInt8], _ at: inout Int, _ end: Int) -> Bool {
         guard at < end, all[at] == UInt8(ascii: "\"") else { return false }
         at += 1
         while at < end {
@@ -46,7 +46,7 @@ extension JSONScanner {
 
     /// The length of the well-formed UTF-8 sequence starting at `at` (RFC 3629: no overlong
     /// forms, no surrogates, nothing past U+10FFFF), or nil.
-    static func utf8SequenceLength(_ all: UnsafeBufferPointer<UInt8>, _ at: Int, _ end: Int) -> Int? {
+    static func utf8SequenceLength(_ all: [UInt8], _ at: Int, _ end: Int) -> Int? {
         let lead = all[at]
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF
@@ -65,7 +65,7 @@ extension JSONScanner {
         return length
     }
 
-    static func skipValue(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int, depth: Int) -> Bool {
+    static func skipValue(_ all: [UInt8], _ at: inout Int, _ end: Int, depth: Int) -> Bool {
         guard at < end, depth < JSONScanner.maxDepth else { return false }
         switch all[at] {
         case UInt8(ascii: "\""):
@@ -107,7 +107,7 @@ extension JSONScanner {
         }
     }
 
-    static func skipWord(_ word: StaticString, _ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
+    static func skipWord(_ word: StaticString, _ all: [UInt8], _ at: inout Int, _ end: Int) -> Bool {
         let count = word.utf8CodeUnitCount
         guard end - at >= count else { return false }
         for i in 0..<count where all[at + i] != word.utf8Start[i] { return false }
@@ -116,7 +116,7 @@ extension JSONScanner {
     }
 
     /// RFC 8259's number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-    static func skipNumber(_ all: UnsafeBufferPointer<UInt8>, _ at: inout Int, _ end: Int) -> Bool {
+    static func skipNumber(_ all: [UInt8], _ at: inout Int, _ end: Int) -> Bool {
         func digits() -> Int {
             let start = at
             while at < end, all[at] >= 0x30 && all[at] <= 0x39 { at += 1 }
@@ -140,7 +140,7 @@ extension JSONScanner {
         // A number too large for a Double is refused, as JSONParser refuses it; only long ones or
         // ones with an exponent can be.
         if exponent || at - start > 300 {
-            guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: all[start..<at]), as: UTF8.self)), value.isFinite else {
+            guard let value = Double(String(decoding: all[start..<at], as: UTF8.self)), value.isFinite else {
                 return false
             }
         }

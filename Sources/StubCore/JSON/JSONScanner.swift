@@ -11,15 +11,14 @@ package struct JSONScanner {
     /// The range of the one value that fills `range` (whitespace around it allowed), or nil when
     /// it is not exactly one well-formed JSON value.
     package func value(in range: Range<Int>) -> Range<Int>? {
-        bytes.withUnsafeBufferPointer { all in
-            var at = range.lowerBound
-            JSONScanner.skipSpace(all, &at, range.upperBound)
-            let start = at
-            guard JSONScanner.skipValue(all, &at, range.upperBound, depth: 0) else { return nil }
-            let end = at
-            JSONScanner.skipSpace(all, &at, range.upperBound)
-            return at == range.upperBound ? start..<end : nil
-        }
+        let all = bytes
+        var at = range.lowerBound
+        JSONScanner.skipSpace(all, &at, range.upperBound)
+        let start = at
+        guard JSONScanner.skipValue(all, &at, range.upperBound, depth: 0) else { return nil }
+        let end = at
+        JSONScanner.skipSpace(all, &at, range.upperBound)
+        return at == range.upperBound ? start..<end : nil
     }
 
     /// The members of the object at `range`: each name's range (quotes included) with its value's
@@ -43,33 +42,32 @@ package struct JSONScanner {
     /// object starting at `start`, allocating nothing; returns where the object ends, or nil when
     /// it is not a well-formed object.
     package func walkObject(from start: Int, _ visit: (_ name: Range<Int>, _ value: Range<Int>) -> Void) -> Int? {
-        bytes.withUnsafeBufferPointer { all -> Int? in
-            let end = all.count
-            var at = start
-            guard at < end, all[at] == UInt8(ascii: "{") else { return nil }
+        let all = bytes
+        let end = all.count
+        var at = start
+        guard at < end, all[at] == UInt8(ascii: "{") else { return nil }
+        at += 1
+        JSONScanner.skipSpace(all, &at, end)
+        if at < end && all[at] == UInt8(ascii: "}") { return at + 1 }
+        while at < end {
+            JSONScanner.skipSpace(all, &at, end)
+            let keyStart = at
+            guard JSONScanner.skipString(all, &at, end) else { return nil }
+            let name = keyStart..<at
+            JSONScanner.skipSpace(all, &at, end)
+            guard at < end, all[at] == UInt8(ascii: ":") else { return nil }
             at += 1
             JSONScanner.skipSpace(all, &at, end)
-            if at < end && all[at] == UInt8(ascii: "}") { return at + 1 }
-            while at < end {
-                JSONScanner.skipSpace(all, &at, end)
-                let keyStart = at
-                guard JSONScanner.skipString(all, &at, end) else { return nil }
-                let name = keyStart..<at
-                JSONScanner.skipSpace(all, &at, end)
-                guard at < end, all[at] == UInt8(ascii: ":") else { return nil }
-                at += 1
-                JSONScanner.skipSpace(all, &at, end)
-                let valueStart = at
-                guard JSONScanner.skipValue(all, &at, end, depth: 1) else { return nil }
-                visit(name, valueStart..<at)
-                JSONScanner.skipSpace(all, &at, end)
-                guard at < end else { return nil }
-                if all[at] == UInt8(ascii: "}") { return at + 1 }
-                guard all[at] == UInt8(ascii: ",") else { return nil }
-                at += 1
-            }
-            return nil
+            let valueStart = at
+            guard JSONScanner.skipValue(all, &at, end, depth: 1) else { return nil }
+            visit(name, valueStart..<at)
+            JSONScanner.skipSpace(all, &at, end)
+            guard at < end else { return nil }
+            if all[at] == UInt8(ascii: "}") { return at + 1 }
+            guard all[at] == UInt8(ascii: ",") else { return nil }
+            at += 1
         }
+        return nil
     }
 
     /// Whether the member name at `range` (quotes included, no escapes) is exactly `wanted`.
@@ -87,35 +85,33 @@ package struct JSONScanner {
 
     /// The index of the first byte at or after `from` that is not white space.
     package func skippingSpace(from: Int) -> Int {
-        bytes.withUnsafeBufferPointer { all in
-            var at = from
-            JSONScanner.skipSpace(all, &at, all.count)
-            return at
-        }
+        let all = bytes
+        var at = from
+        JSONScanner.skipSpace(all, &at, all.count)
+        return at
     }
 
     /// The elements' ranges of the array at `range`; nil when the value there is not an array.
     package func elements(of range: Range<Int>) -> [Range<Int>]? {
-        bytes.withUnsafeBufferPointer { all -> [Range<Int>]? in
-            var at = range.lowerBound
-            guard at < range.upperBound, all[at] == UInt8(ascii: "[") else { return nil }
-            at += 1
-            var found: [Range<Int>] = []
+        let all = bytes
+        var at = range.lowerBound
+        guard at < range.upperBound, all[at] == UInt8(ascii: "[") else { return nil }
+        at += 1
+        var found: [Range<Int>] = []
+        JSONScanner.skipSpace(all, &at, range.upperBound)
+        if at < range.upperBound && all[at] == UInt8(ascii: "]") { return found }
+        while at < range.upperBound {
             JSONScanner.skipSpace(all, &at, range.upperBound)
-            if at < range.upperBound && all[at] == UInt8(ascii: "]") { return found }
-            while at < range.upperBound {
-                JSONScanner.skipSpace(all, &at, range.upperBound)
-                let start = at
-                guard JSONScanner.skipValue(all, &at, range.upperBound, depth: 1) else { return nil }
-                found.append(start..<at)
-                JSONScanner.skipSpace(all, &at, range.upperBound)
-                guard at < range.upperBound else { return nil }
-                if all[at] == UInt8(ascii: "]") { return found }
-                guard all[at] == UInt8(ascii: ",") else { return nil }
-                at += 1
-            }
-            return nil
+            let start = at
+            guard JSONScanner.skipValue(all, &at, range.upperBound, depth: 1) else { return nil }
+            found.append(start..<at)
+            JSONScanner.skipSpace(all, &at, range.upperBound)
+            guard at < range.upperBound else { return nil }
+            if all[at] == UInt8(ascii: "]") { return found }
+            guard all[at] == UInt8(ascii: ",") else { return nil }
+            at += 1
         }
+        return nil
     }
 
     /// What kind of value starts at `range` (its first byte).
@@ -128,7 +124,7 @@ package struct JSONScanner {
         guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
         let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
         if !bytes[inner].contains(UInt8(ascii: "\\")) {
-            return bytes.withUnsafeBufferPointer { UTF8Text.string(UnsafeBufferPointer(rebasing: $0[inner])) }
+            return UTF8Text.string(bytes[inner])
         }
         guard case .string(let text)? = try? JSONParser.parse(Array(bytes[range])) else { return nil }
         return text
@@ -181,13 +177,12 @@ package struct JSONScanner {
         let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
         guard inner.count == key.count || bytes[inner].contains(UInt8(ascii: "\\")) else { return false }
         if bytes[inner].contains(UInt8(ascii: "\\")) { return string(at: range).map { $0.utf8.elementsEqual(key) } ?? false }
-        return bytes.withUnsafeBufferPointer { all in
-            var i = inner.lowerBound
-            for byte in key {
-                if all[i] != byte { return false }
-                i += 1
-            }
-            return true
+        let all = bytes
+        var i = inner.lowerBound
+        for byte in key {
+            if all[i] != byte { return false }
+            i += 1
         }
+        return true
     }
 }

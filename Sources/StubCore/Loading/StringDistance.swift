@@ -9,24 +9,17 @@ enum StringDistance {
     static func levenshtein<Element: Equatable>(_ a: [Element], _ b: [Element]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (b.count + 1)) { rows in
-            var previous = UnsafeMutableBufferPointer(rebasing: rows[0...b.count])
-            var current = UnsafeMutableBufferPointer(rebasing: rows[(b.count + 1)...])
-            for j in 0...b.count { previous[j] = j }
-            a.withUnsafeBufferPointer { a in
-                b.withUnsafeBufferPointer { b in
-                    for i in 1...a.count {
-                        current[0] = i
-                        let x = a[i - 1]
-                        for j in 1...b.count {
-                            current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x == b[j - 1] ? 0 : 1))
-                        }
-                        swap(&previous, &current)
-                    }
-                }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            let x = a[i - 1]
+            for j in 1...b.count {
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x == b[j - 1] ? 0 : 1))
             }
-            return previous[b.count]
+            swap(&previous, &current)
         }
+        return previous[b.count]
     }
 
     /// The candidate within a third of the word's length in edits, if any.

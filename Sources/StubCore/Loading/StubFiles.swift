@@ -44,9 +44,7 @@ package enum StubFiles {
         let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         var entries: [Entry] = []
         while let raw = readdir(dir) {
-            // The name is read where it lies: glibc's records are only as long as their name, so
-            // copying the whole `d_name` array would read past the end of the buffer.
-            let name = String(cString: (UnsafeRawPointer(raw) + StubFiles.nameOffset).assumingMemoryBound(to: CChar.self))
+            let name = LibC.entryName(raw)
             guard !name.hasPrefix("."), !name.hasSuffix("~"), !name.hasSuffix(".swp"), !name.hasPrefix("#") else { continue }
             let type = raw.pointee.d_type
             let isDirectory = type == UInt8(DT_DIR) || (type != UInt8(DT_REG) && FileKind.of(PathText.join(path, name)) == .directory)
@@ -60,8 +58,6 @@ package enum StubFiles {
         let errno: Int32
         var description: String { String(cString: strerror(errno)) }
     }
-
-    static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
 
     /// The identity of the folder at `path` (links followed), or nil when there is none.
     package static func identity(of path: String) -> Identity? {
@@ -109,9 +105,7 @@ package enum StubFiles {
         var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0
         while filled < size {
-            let n = bytes.withUnsafeMutableBytes { buffer in
-                (try? SystemCall.run("read", { LibC.read(fd, buffer.baseAddress! + filled, size - filled) })) ?? -1
-            }
+            let n = (try? SystemCall.run("read", { LibC.read(fd, into: &bytes, from: filled) })) ?? -1
             if n < 0 { return .failure(.failed(errno: errno)) }
             if n == 0 { break }
             filled += n

@@ -11,9 +11,7 @@ struct PathSegment {
 extension RouteMatcher {
     /// The route for `method` at `path` (HEAD falls back to GET), or nil.
     ///
-    /// The path is cut into segments once, on the stack, each hashed as it is read; the slot of
-    /// every literal step is asked for at the same time (`RouteEdges.prefetch`), from the path
-    /// alone, so with a table too large for the cache the steps' memory arrives together.
+    /// The path is cut into segments once, on the stack, each hashed as it is read.
     func route(for method: String, _ path: UnsafeBufferPointer<UInt8>) -> Int? {
         let methodIndex = methods.firstIndex(of: method)
         let fallback = method == "HEAD" ? methods.firstIndex(of: "GET") : nil
@@ -29,13 +27,10 @@ extension RouteMatcher {
         }
     }
 
-    /// Fills `buffer` with the segments of `path` and returns how many there are; asks for the
-    /// slots of the first eight, until one needs decoding.
+    /// Fills `buffer` with the segments of `path` and returns how many there are.
     private func cut(_ path: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<PathSegment>) -> Int {
         let slash = UInt8(ascii: "/"), percent = UInt8(ascii: "%")
         var count = 0, at = 0
-        var identity = RouteEdges.root
-        var prefetching = true
         while at < path.count {
             if path[at] == slash { at += 1; continue }
             let start = at
@@ -48,11 +43,6 @@ extension RouteMatcher {
             }
             buffer[count] = PathSegment(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: at), hash: hash, escaped: escaped)
             count += 1
-            prefetching = prefetching && !escaped && count <= 8
-            if prefetching {
-                identity = RouteEdges.identity(after: identity, segment: hash)
-                edges.prefetch(identity: identity)
-            }
         }
         return count
     }
@@ -68,8 +58,8 @@ extension RouteMatcher {
             let text = UnsafeBufferPointer(rebasing: path[Int(segment.start)..<Int(segment.end)])
             let index = segment.escaped ? literalSlot(of: at, identity: identity, raw: text) : slot(of: at, identity: identity, text, hash: segment.hash)
             if index >= 0 {
-                let literal = edges.slots + index
-                if let found = find(Int(literal.pointee.child), literal.pointee.summary, identity: literal.pointee.key, path, segments,
+                let literal = edges.slots[index]
+                if let found = find(Int(literal.child), literal.summary, identity: literal.key, path, segments,
                                     depth: depth + 1, method: methodIndex) {
                     return found
                 }

@@ -109,11 +109,11 @@ package struct RouteMatcher: Sendable {
         let parent = Int32(truncatingIfNeeded: at)
         var index = Int(truncatingIfNeeded: key) & edges.mask
         while true {
-            let slot = edges.slots + index
-            if slot.pointee.child < 0 { return -1 }
+            let slot = edges.slots[index]
+            if slot.child < 0 { return -1 }
             // Two segments may share a hash, and two parents an identity: compare both.
-            if slot.pointee.key == key && slot.pointee.parent == parent && slot.pointee.summary.mayMatch(segment)
-                && (segment.count <= 16 || nodes[Int(slot.pointee.child)].matches(segment)) {
+            if slot.key == key && slot.parent == parent && slot.summary.mayMatch(segment)
+                && (segment.count <= 16 || nodes[Int(slot.child)].matches(segment)) {
                 return index
             }
             index = (index + 1) & edges.mask

@@ -19,9 +19,8 @@ public final class StubCatalog: Sendable {
     /// Finds the operation routes of requests to GraphQL endpoints.
     package let graphql: GraphQLEndpoints
     /// Per route: the key of its first variant in the flat list of all variants (route order,
-    /// then variant order), where the transport keeps one prepared response per variant, and
-    /// where its memory lies, for `prefetchRoute`.
-    private let hints: [RouteHint]
+    /// then variant order), where the transport keeps one prepared response per variant.
+    private let firstVariantKeys: [Int]
     private let indexByID: [String: Int]
 
     /// Makes a catalog from routes that have already been validated.
@@ -38,14 +37,14 @@ public final class StubCatalog: Sendable {
         self.loadedAt = loadedAt
         self.matcher = RouteMatcher(routes: routes)
         self.graphql = GraphQLEndpoints(routes: routes, manifests: graphQLManifests)
-        var hints: [RouteHint] = []
-        hints.reserveCapacity(routes.count)
+        var keys: [Int] = []
+        keys.reserveCapacity(routes.count)
         var next = 0
         for route in routes {
-            hints.append(RouteHint(route, firstVariantKey: next))
+            keys.append(next)
             next += route.variants.count
         }
-        self.hints = hints
+        firstVariantKeys = keys
         indexByID = Dictionary(routes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -54,13 +53,7 @@ public final class StubCatalog: Sendable {
 
     /// The key of a route's variant in `allVariants`.
     public func variantKey(route: Int, variant: Int) -> Int {
-        hints[route].firstVariantKey + variant
-    }
-
-    /// Asks the CPU for the memory that planning an answer of the route at `index` reads.
-    @inline(__always)
-    func prefetchRoute(_ index: Int) {
-        hints[index].prefetch()
+        firstVariantKeys[route] + variant
     }
 
     /// The route with the given id (`service/folder`, or `folder` for routes outside a service).

@@ -182,25 +182,6 @@ package struct ResponsePlan: Sendable {
         return kept
     }
 
-    /// Where the plan's storage lies, as a number: a cache hint (see `RequestJournal`), never a reference.
-    var storageAddress: UInt { UInt(bitPattern: Unmanaged.passUnretained(storage).toOpaque()) }
-
-    /// The bytes a plan's storage spans as allocated: its fields take several cache lines, and
-    /// freeing it reads every reference among them.
-    static let storageBytes: Int = {
-        let plan = ResponsePlan(response: .reply(Reply(status: 200)), status: 200)
-        return LibC.allocatedBytes(UnsafeRawPointer(bitPattern: plan.storageAddress)!)
-    }()
-
-    /// Where the route and the variant the plan points at lie (0 for none), as numbers: freeing
-    /// the plan releases them, so the journal asks for them ahead (see `RequestJournal`).
-    var referenceAddresses: (route: UInt, variant: UInt) {
-        var variantAddress: UInt = 0
-        if case .variant(let variant, _) = storage.response { variantAddress = UInt(bitPattern: Unmanaged.passUnretained(variant).toOpaque()) }
-        guard let route = storage.route else { return (0, variantAddress) }
-        return (UInt(bitPattern: Unmanaged.passUnretained(route).toOpaque()), variantAddress)
-    }
-
     /// The variant served, when the plan serves one.
     package var variant: Variant? {
         if case .variant(let variant, _) = response { return variant }
