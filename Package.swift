@@ -48,7 +48,11 @@ let package = Package(
         .target(name: "StubDashboard", dependencies: ["StubCore"],
                 resources: ["index.html", "app.css", "core.js", "routes.js", "traffic.js", "panels.js", "app.js", "icon.svg"]
                     .map { .embedInCode("Files/\($0)") }),
-        .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubDashboard", "CMicroHTTPD", "CSystem"]),
+        // What any HTTP transport needs beside the bytes: framing decisions, admission, suspension
+        // bookkeeping, deferred jobs, socket faults. No libmicrohttpd here.
+        .target(name: "StubTransport", dependencies: ["StubCore", "StubSystem", "CSystem"]),
+        // The libmicrohttpd adapter and the server that assembles the rest.
+        .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubTransport", "StubDashboard", "CMicroHTTPD", "CSystem"]),
         .target(name: "StubTesting", dependencies: ["StubServer"]),
         // Replicas sharing control state through Valkey or Redis (`serve --state`).
         .target(name: "StubFleet", dependencies: ["StubCore", "StubSystem", "CHiredis", "CGnuTLS"]),
@@ -57,7 +61,7 @@ let package = Package(
         .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSystem", "StubGraphQL", "StubFleet", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubSystem", "StubTesting"]),
         .testTarget(name: "StubSchemaTests", dependencies: ["StubSchema", "StubCore", "StubSystem"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSchema", "StubSystem", "StubTesting", "StubdClient", "StubGraphQL", "StubFleet"]),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubTransport", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSchema", "StubSystem", "StubTesting", "StubdClient", "StubGraphQL", "StubFleet"]),
     ],
     swiftLanguageModes: [.v6]
 )

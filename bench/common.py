@@ -219,10 +219,11 @@ def cpu_seconds(pid):
     return total
 
 
-def wrk(url, seconds, connections=50, script=None, timeout=None):
+def wrk(url, seconds, connections=50, script=None, timeout=None, cpu=None):
     """One wrk run with one thread over keep-alive connections: a dict of rps, requests, non2xx
-    (responses that were not 2xx/3xx) and errors (socket errors of any kind)."""
-    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s"]
+    (responses that were not 2xx/3xx) and errors (socket errors of any kind). With CPU, wrk runs
+    on that core only (taskset)."""
+    cmd = (["taskset", "-c", str(cpu)] if cpu is not None else []) + ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s"]
     if script:
         cmd += ["-s", script]
     out = subprocess.run([*cmd, url], capture_output=True, text=True, check=True,

@@ -122,7 +122,7 @@ import StubSystem
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         func pull(at now: UInt64) -> (PullResult, String) {
             buffer.withUnsafeMutableBytes { raw in
-                let result = life.pull(at: 0, into: raw, now: now, stopping: false, clientGone: false)
+                let result = life.pull(at: 0, into: PullBuffer(raw), now: now, stopping: false, clientGone: false)
                 if case .copied(let n) = result { return (result, String(decoding: raw.prefix(n), as: UTF8.self)) }
                 return (result, "")
             }
@@ -149,7 +149,7 @@ import StubSystem
         #expect(batch.contains("id: 3\n") && batch.contains("id: 4\n"), "one batch")
         let (_, keepAlive) = pull(at: gap + LiveJournalCursor.keepAliveNs + 1)
         #expect(keepAlive == ": keep-alive\n\n")
-        #expect(life.pull(at: 0, into: UnsafeMutableRawBufferPointer(start: nil, count: 0), now: 7, stopping: true, clientGone: false) == .abort)
+        #expect(life.pull(at: 0, into: PullBuffer(UnsafeMutableRawBufferPointer(start: nil, count: 0)), now: 7, stopping: true, clientGone: false) == .abort)
         life.responseFreed(stream, env: env, now: 8)
         #expect(!control.feed.hasReaders, "the reader is closed with the response")
         #expect(control.journal(session: nil).count == 4, "the stream itself is not journaled")
@@ -171,7 +171,7 @@ import StubSystem
         var text = ""
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let result = buffer.withUnsafeMutableBytes { life.pull(at: 0, into: $0, now: 3, stopping: false, clientGone: false) }
+            let result = buffer.withUnsafeMutableBytes { life.pull(at: 0, into: PullBuffer($0), now: 3, stopping: false, clientGone: false) }
             guard case .copied(let n) = result else { break }
             text += String(decoding: buffer.prefix(n), as: UTF8.self)
         }

@@ -201,13 +201,13 @@ final class LaterUpstream: UnmatchedRequestHandler, @unchecked Sendable {
         #expect(!headers.contains { $0.name.lowercased() == "content-length" })
         var buffer = [UInt8](repeating: 0, count: 4096)
         let t0 = request.startNs
-        let first = buffer.withUnsafeMutableBytes { life.pull(at: 0, into: $0, now: t0, stopping: false, clientGone: false) }
+        let first = buffer.withUnsafeMutableBytes { life.pull(at: 0, into: PullBuffer($0), now: t0, stopping: false, clientGone: false) }
         #expect(first == .copied(9))
-        let early = buffer.withUnsafeMutableBytes { life.pull(at: 9, into: $0, now: t0 + 10 * Self.ms, stopping: false, clientGone: false) }
+        let early = buffer.withUnsafeMutableBytes { life.pull(at: 9, into: PullBuffer($0), now: t0 + 10 * Self.ms, stopping: false, clientGone: false) }
         #expect(early == .wait(until: t0 + 100 * Self.ms))
-        let second = buffer.withUnsafeMutableBytes { life.pull(at: 9, into: $0, now: t0 + 100 * Self.ms, stopping: false, clientGone: false) }
+        let second = buffer.withUnsafeMutableBytes { life.pull(at: 9, into: PullBuffer($0), now: t0 + 100 * Self.ms, stopping: false, clientGone: false) }
         #expect(second == .copied(9))
-        let gone = buffer.withUnsafeMutableBytes { life.pull(at: 18, into: $0, now: t0 + 150 * Self.ms, stopping: false, clientGone: true) }
+        let gone = buffer.withUnsafeMutableBytes { life.pull(at: 18, into: PullBuffer($0), now: t0 + 150 * Self.ms, stopping: false, clientGone: true) }
         #expect(gone == .abort)
         #expect(journal.isEmpty, "a stream is journaled when it ends")
         life.responseFreed(request, env: env, now: t0 + 160 * Self.ms)
@@ -220,9 +220,9 @@ final class LaterUpstream: UnmatchedRequestHandler, @unchecked Sendable {
         guard case .respond = start(request, &life) else { Issue.record("no answer"); return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let t0 = request.startNs
-        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 0, into: $0, now: t0, stopping: false, clientGone: false) } == .copied(9))
-        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 9, into: $0, now: t0, stopping: false, clientGone: false) } == .wait(until: t0 + 20 * Self.ms))
-        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 9, into: $0, now: t0 + 20 * Self.ms, stopping: false, clientGone: false) } == .reset)
+        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 0, into: PullBuffer($0), now: t0, stopping: false, clientGone: false) } == .copied(9))
+        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 9, into: PullBuffer($0), now: t0, stopping: false, clientGone: false) } == .wait(until: t0 + 20 * Self.ms))
+        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 9, into: PullBuffer($0), now: t0 + 20 * Self.ms, stopping: false, clientGone: false) } == .reset)
         life.responseFreed(request, env: env, now: t0 + 21 * Self.ms)
         #expect(journal.first?.fault == .reset && journal.first?.stream?.eventsSent == 1 && journal.first?.clientGone == false)
     }
@@ -233,9 +233,9 @@ final class LaterUpstream: UnmatchedRequestHandler, @unchecked Sendable {
         guard case .respond(200, .pulled(9, _)) = start(request, &life) else { Issue.record("no pulled body"); return }
         var buffer = [UInt8](repeating: 0, count: 4096)
         let t0 = request.startNs
-        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 0, into: $0, now: t0, stopping: false, clientGone: false) } == .copied(1))
-        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 1, into: $0, now: t0, stopping: false, clientGone: false) } == .wait(until: t0 + 100 * Self.ms))
-        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 1, into: $0, now: t0 + 100 * Self.ms, stopping: true, clientGone: false) } == .abort)
+        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 0, into: PullBuffer($0), now: t0, stopping: false, clientGone: false) } == .copied(1))
+        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 1, into: PullBuffer($0), now: t0, stopping: false, clientGone: false) } == .wait(until: t0 + 100 * Self.ms))
+        #expect(buffer.withUnsafeMutableBytes { life.pull(at: 1, into: PullBuffer($0), now: t0 + 100 * Self.ms, stopping: true, clientGone: false) } == .abort)
         #expect(journal.map(\.status) == [200], "journaled when queued")
     }
 
@@ -258,10 +258,10 @@ final class LaterUpstream: UnmatchedRequestHandler, @unchecked Sendable {
         var life = RequestLifecycle()
         guard case .respond(200, .pulled(let promised?, _)) = start(request, &life) else { Issue.record("no pulled body"); return }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let first = buffer.withUnsafeMutableBytes { life.pull(at: 0, into: $0, now: request.startNs, stopping: false, clientGone: false) }
+        let first = buffer.withUnsafeMutableBytes { life.pull(at: 0, into: PullBuffer($0), now: request.startNs, stopping: false, clientGone: false) }
         guard case .copied(let n) = first else { Issue.record("\(first)"); return }
         #expect(n < promised)
-        #expect(buffer.withUnsafeMutableBytes { life.pull(at: n, into: $0, now: request.startNs, stopping: false, clientGone: false) } == .abort)
+        #expect(buffer.withUnsafeMutableBytes { life.pull(at: n, into: PullBuffer($0), now: request.startNs, stopping: false, clientGone: false) } == .abort)
     }
 
     @Test func slowHeadersTrickleTheHeadOverTheDelayThenTheBody() {

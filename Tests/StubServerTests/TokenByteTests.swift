@@ -1,4 +1,5 @@
 @testable import StubServer
+import StubTransport
 import Testing
 
 /// The header-name check reads a bit table: it must say exactly what RFC 9110's token rule says,

@@ -38,8 +38,9 @@ extension JSONValue {
     /// The escapes of every JSON text stubd writes: quote, backslash, \n, \r, \t, other controls as \u00XX.
     static func writeEscaped(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Native strings hand out their bytes in place; others are copied once.
-        if s.utf8.withContiguousStorageIfAvailable({ escape($0, into: &out) }) == nil { Array(s.utf8).withUnsafeBufferPointer { escape($0, into: &out) } }
+        // Native strings hand out their bytes in place; others are made contiguous once.
+        var s = s
+        s.withUTF8 { escape($0, into: &out) }
         out.append(UInt8(ascii: "\""))
     }
 

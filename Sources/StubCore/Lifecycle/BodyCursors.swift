@@ -23,7 +23,7 @@ package struct StreamCursor {
     }
 
     /// Copies what is due into `buffer`, or says when it will be.
-    mutating func pull(into buffer: UnsafeMutableRawBufferPointer, now: UInt64) -> PullResult {
+    mutating func pull(into buffer: PullBuffer, now: UInt64) -> PullResult {
         if startNs == 0 { startNs = now }
         if let cutAfter = plan.cutAfter, next >= cutAfter, offsetInEvent == 0 { return cutConnection(now: now) }
         guard next < plan.events.count else {
@@ -37,7 +37,7 @@ package struct StreamCursor {
         let event = plan.events[next].bytes
         var count = min(buffer.count, event.count - offsetInEvent)
         if let rate = bytesPerSecond { count = min(count, max(1, min(1024, rate / 10))) }
-        event.withUnsafeBytes { raw in buffer.baseAddress!.copyMemory(from: raw.baseAddress! + offsetInEvent, byteCount: count) }
+        buffer.copy(event, from: offsetInEvent, count: count)
         offsetInEvent += count
         sentBytes += count
         if offsetInEvent == event.count {
@@ -75,13 +75,13 @@ package struct ThrottleCursor {
     }
 
     /// Copies the piece at `offset` when it is due.
-    mutating func pull(at offset: Int, into buffer: UnsafeMutableRawBufferPointer, now: UInt64) -> PullResult {
+    mutating func pull(at offset: Int, into buffer: PullBuffer, now: UInt64) -> PullResult {
         guard offset < body.count else { return .end }
         if startNs == 0 { startNs = now }
         let due = startNs + UInt64(offset) * 1_000_000_000 / UInt64(bytesPerSecond)
         if due > now + 1_000_000 { return .wait(until: due) }
         let count = min(chunk, buffer.count, body.count - offset)
-        body.withUnsafeBytes { raw in buffer.baseAddress!.copyMemory(from: raw.baseAddress! + offset, byteCount: count) }
+        buffer.copy(body, from: offset, count: count)
         return .copied(count)
     }
 }

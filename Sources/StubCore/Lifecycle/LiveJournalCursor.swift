@@ -28,7 +28,7 @@ package struct LiveJournalCursor {
     }
 
     /// Copies what is ready into `buffer`, or says how long to wait for more.
-    mutating func pull(into buffer: UnsafeMutableRawBufferPointer, now: UInt64) -> PullResult {
+    mutating func pull(into buffer: PullBuffer, now: UInt64) -> PullResult {
         gathering = false
         if offset >= pending.count {
             if started, now < nextBatchAt {
@@ -38,7 +38,7 @@ package struct LiveJournalCursor {
             if !refill(now: now) { return .wait(until: keepAliveDue) }
         }
         let count = min(buffer.count, pending.count - offset)
-        pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+        buffer.copy(pending, from: offset, count: count)
         offset += count
         return .copied(count)
     }

@@ -157,7 +157,7 @@ package struct RequestLifecycle {
     }
 
     /// The transport pulls the next piece of a pulled body at `offset`.
-    package mutating func pull(at offset: Int, into buffer: UnsafeMutableRawBufferPointer, now: UInt64, stopping: Bool,
+    package mutating func pull(at offset: Int, into buffer: PullBuffer, now: UInt64, stopping: Bool,
                                clientGone: Bool) -> PullResult {
         if clientGone { clientLeft = true }
         switch phase {
@@ -177,9 +177,9 @@ package struct RequestLifecycle {
             phase = .live(cursor)
             return result
         case .truncating(let part):
-            guard offset < part.count, let base = buffer.baseAddress else { return .abort }
+            guard offset < part.count else { return .abort }
             let count = min(buffer.count, part.count - offset)
-            part.withUnsafeBytes { base.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+            buffer.copy(part, from: offset, count: count)
             return .copied(count)
         default:
             return .abort

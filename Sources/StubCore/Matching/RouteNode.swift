@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One node of the route tree: the literal text that leads to it, its children, and the routes
 /// whose templates end here. A lookup reads its `RouteNodeSummary` instead.
 struct RouteNode: Sendable {
@@ -28,9 +22,7 @@ struct RouteNode: Sendable {
 
     /// True when `bytes` is this node's segment.
     func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard segment.count == bytes.count else { return false }
-        guard let other = bytes.baseAddress, !bytes.isEmpty else { return true }
-        return segment.withUnsafeBufferPointer { memcmp($0.baseAddress!, other, bytes.count) == 0 }
+        segment.count == bytes.count && segment.elementsEqual(bytes)
     }
 
     /// FNV-1a over a segment's bytes: cheap for the short segments of paths.

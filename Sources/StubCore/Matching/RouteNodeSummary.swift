@@ -30,7 +30,7 @@ struct RouteNodeSummary: Sendable {
     /// matcher's methods by index.
     init(_ node: RouteNode, parameterChild: RouteNode? = nil, methods: [String]) {
         length = Int32(truncatingIfNeeded: node.segment.count)
-        head = RouteNodeSummary.head(of: node.segment.withUnsafeBufferPointer { $0 })
+        head = node.segment.withUnsafeBufferPointer(RouteNodeSummary.head)
         parameter = node.parameter.map { Int32(truncatingIfNeeded: $0) } ?? -1
         endpoints = Int16(min(node.endpoints.count, Int(Int16.max)))
         patterns = Int16(min(node.patterns.count, Int(Int16.max)))
@@ -57,9 +57,9 @@ struct RouteNodeSummary: Sendable {
     /// The first 16 bytes of `bytes`, zero-padded.
     @inline(__always)
     static func head(of bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
-        var words: (UInt64, UInt64) = (0, 0)
-        guard let base = bytes.baseAddress else { return words }
-        withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: base, byteCount: min(bytes.count, 16)) }
-        return words
+        var first: UInt64 = 0, second: UInt64 = 0
+        for i in 0..<min(bytes.count, 8) { first |= UInt64(bytes[i]) << (8 * i) }
+        for i in 8..<max(8, min(bytes.count, 16)) { second |= UInt64(bytes[i]) << (8 * (i - 8)) }
+        return (first, second)
     }
 }

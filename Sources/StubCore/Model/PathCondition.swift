@@ -94,7 +94,7 @@ extension PathCondition.Check {
         return decoded.withUTF8 { segment in
             guard let captures = pattern.match(segment) else { return false }
             guard let want else { return true }
-            return String(decoding: UnsafeBufferPointer(rebasing: segment[captures[index]]), as: UTF8.self) == want
+            return String(decoding: segment[captures[index]], as: UTF8.self) == want
         }
     }
 }

@@ -61,7 +61,7 @@ package struct PathTemplate: Sendable, Equatable {
             var parts: [String] = []
             var from = 0
             while let segment = RouteMatcher.segment(in: bytes, from: from) {
-                parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[segment]), as: UTF8.self))
+                parts.append(String(decoding: bytes[segment], as: UTF8.self))
                 from = segment.upperBound
             }
             return parts
@@ -78,7 +78,7 @@ package struct PathTemplate: Sendable, Equatable {
             case .parameter(let name): captured[name] = actual
             case .pattern(let pattern):
                 var text = actual
-                guard let values = text.withUTF8({ bytes in pattern.match(bytes).map { $0.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) } } })
+                guard let values = text.withUTF8({ bytes in pattern.match(bytes).map { $0.map { String(decoding: bytes[$0], as: UTF8.self) } } })
                 else { return nil }
                 for (name, value) in zip(pattern.parameterNames, values) { captured[name] = value }
             }

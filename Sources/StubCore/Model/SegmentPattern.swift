@@ -90,7 +90,7 @@ package struct SegmentPattern: Sendable, Hashable {
     /// The value of parameter `name` in `segment` (decoded), or nil.
     package func value(of name: String, in segment: UnsafeBufferPointer<UInt8>) -> String? {
         guard let index = parameterNames.firstIndex(of: name), let captures = match(segment) else { return nil }
-        return String(decoding: UnsafeBufferPointer(rebasing: segment[captures[index]]), as: UTF8.self)
+        return String(decoding: segment[captures[index]], as: UTF8.self)
     }
 
     /// True when the pieces from `piece` on match `segment` from `at` to its end; appends the

@@ -6,15 +6,4 @@ package enum RequestMethod {
         for byte in method.utf8 where byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { return method.uppercased() }
         return method
     }
-
-    /// The method a C string names: one of the common ones without making a string (they are
-    /// compared as bytes), else `normalized`.
-    package static func of(_ text: UnsafePointer<CChar>) -> String {
-        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
-        switch (bytes[0], bytes[1]) {
-        case (UInt8(ascii: "G"), UInt8(ascii: "E")) where bytes[2] == UInt8(ascii: "T") && bytes[3] == 0: return "GET"
-        case (UInt8(ascii: "P"), UInt8(ascii: "O")) where bytes[2] == UInt8(ascii: "S") && bytes[3] == UInt8(ascii: "T") && bytes[4] == 0: return "POST"
-        default: return normalized(String(cString: text))
-        }
-    }
 }

@@ -9,11 +9,11 @@ enum ASCIICase {
         return true
     }
 
-    /// Whether a byte string equals a string's bytes, ignoring ASCII case.
-    static func equal(_ a: ArraySlice<UInt8>, _ b: String.UTF8View) -> Bool {
+    /// Whether two byte strings are equal ignoring ASCII case.
+    static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) where x != y {
-            guard lower(x) == lower(y) else { return false }
+        for i in 0..<a.count where a[i] != b[i] {
+            guard lower(a[i]) == lower(b[i]) else { return false }
         }
         return true
     }

@@ -1,10 +1,13 @@
 import StubCore
+import StubTransport
 import StubSystem
 
 /// The libmicrohttpd side of every request: it reports events to the request's lifecycle
 /// (`RequestLifecycle`) and carries out the action each returns — queue a response, suspend
 /// through `SuspendedConnections`, start deferred work, write a fault's bytes, reset, close. It
-/// decides nothing itself: the order of things is the lifecycle's, policy is `StubResponder`'s.
+/// decides nothing itself: the order of things is the lifecycle's, which heads are refused is
+/// `RequestFraming`'s (`verdict`), who may connect is `ConnectionAdmission`'s, policy is
+/// `StubResponder`'s. Those live in StubTransport, for any transport; this is libmicrohttpd's.
 /// Shared by all polling threads.
 final class RequestBridge: Sendable {
     /// What the access handler tells libmicrohttpd.
@@ -66,21 +69,21 @@ final class RequestBridge: Sendable {
         context.controlHeaderSeen = framing.controlHeader
         context.pairCount = framing.pairs
         if context.refusedAtRequestLine { return .close }
-        let headSize = connection.headSize
-        if headSize > maxHead {
+        switch framing.verdict(headSize: connection.headSize, target: context.targetLength, maxHead: maxHead, http10: http10, maxBody: maxBody,
+                               waitsForGoAhead: connection.header("Expect") != nil) {
+        case .serve:
+            context.expectBody(length: framing.contentLength)
+            return .proceed
+        case .tooLarge(let rejection):
             // Written on the socket, not queued: a head near the connection memory leaves
             // libmicrohttpd no room for a reply's head, and it would close without a word. Over
             // TLS only libmicrohttpd can write, so there it is queued.
-            let reply = RequestFraming.headTooLarge(size: headSize, target: context.targetLength, limit: maxHead).reply
-            guard !context.isSecure, let socket = connection.socket else { return execute(context.life.refuse(reply), connection, context) }
-            refuseOnSocket(reply, context, socket: socket)
+            guard !context.isSecure, let socket = connection.socket else { return execute(context.life.refuse(rejection.reply), connection, context) }
+            refuseOnSocket(rejection.reply, context, socket: socket)
             return .close
-        }
-        if let rejection = framing.rejection(http10: http10, maxBody: maxBody, waitsForGoAhead: connection.header("Expect") != nil) {
+        case .refuse(let rejection):
             return execute(context.life.refuse(rejection.reply), connection, context)
         }
-        context.expectBody(length: framing.contentLength)
-        return .proceed
     }
 
     /// The request line arrived with a target over the largest head served: answered with the
@@ -192,7 +195,7 @@ final class RequestBridge: Sendable {
     /// One pull of a pulled body, on the connection's polling thread.
     func pull(_ context: RequestContext, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> PulledBody.ReadResult {
         let gone = suspensions.resumed(&context.suspension)
-        let result = context.life.pull(at: offset, into: buffer, now: MonotonicClock.now(), stopping: suspensions.isStopping, clientGone: gone)
+        let result = context.life.pull(at: offset, into: PullBuffer(buffer), now: MonotonicClock.now(), stopping: suspensions.isStopping, clientGone: gone)
         switch result {
         case .copied(let count): return .copied(count)
         case .end: return .end

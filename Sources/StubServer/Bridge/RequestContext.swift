@@ -1,4 +1,5 @@
 import StubCore
+import StubTransport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

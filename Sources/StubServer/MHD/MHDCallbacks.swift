@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import StubCore
+import StubTransport
 import StubSystem
 #if canImport(Glibc)
 import Glibc
@@ -75,7 +76,7 @@ private func access(
         uploadDataSize.pointee = 0
         return context.bodyIsRunaway ? .NO : .YES
     }
-    if context.connection == nil { context.received(on: handle, method: method.map(RequestMethod.of) ?? "GET") }
+    if context.connection == nil { context.received(on: handle, method: method.map(MHDConnection.method) ?? "GET") }
     return bridge.handle(handle, context) == .proceed ? .YES : .NO
 }
 

@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import StubCore
+import StubTransport
 
 /// One libmicrohttpd connection, as the bridge drives it: queue a response, suspend, resume, and
 /// look up request values. Valid from the first access-handler call to the completion callback.
@@ -112,5 +113,16 @@ struct MHDConnection: @unchecked Sendable {
         // MHD_get_connection_values calls back synchronously, while `pairs` is in scope.
         withUnsafeMutablePointer(to: &pairs) { _ = MHD_get_connection_values(pointer, kind, stubdCollectPair, $0) }
         return pairs
+    }
+
+    /// The method libmicrohttpd read, as a string: one of the common ones without making a
+    /// string (compared as bytes), else normalized (`RequestMethod.normalized`).
+    static func method(_ text: UnsafePointer<CChar>) -> String {
+        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        switch (bytes[0], bytes[1]) {
+        case (UInt8(ascii: "G"), UInt8(ascii: "E")) where bytes[2] == UInt8(ascii: "T") && bytes[3] == 0: return "GET"
+        case (UInt8(ascii: "P"), UInt8(ascii: "O")) where bytes[2] == UInt8(ascii: "S") && bytes[3] == UInt8(ascii: "T") && bytes[4] == 0: return "POST"
+        default: return RequestMethod.normalized(String(cString: text))
+        }
     }
 }

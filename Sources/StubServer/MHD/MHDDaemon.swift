@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import StubCore
+import StubTransport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

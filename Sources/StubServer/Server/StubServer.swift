@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import StubCore
+import StubTransport
 import StubDashboard
 import StubSystem
 #if canImport(Glibc)

@@ -3,29 +3,29 @@ import StubSystem
 
 /// Logs that a connection limit was hit without flooding the log: one line per kind at most every
 /// `intervalNs`, carrying how many times it happened since the last line.
-final class LimitReport: Sendable {
+package final class LimitReport: Sendable {
     /// The limits that are logged separately.
-    enum Kind: Int, CaseIterable {
+    package enum Kind: Int, CaseIterable {
         case full, perClient, late, idle, slowBody, evicted
     }
 
-    static let intervalNs: UInt64 = 10_000_000_000
+    package static let intervalNs: UInt64 = 10_000_000_000
 
     private struct Tally {
-        var lastLogged = [UInt64](repeating: 0, count: Kind.allCases.count)
-        var unreported = [Int](repeating: 0, count: Kind.allCases.count)
-        var total = [Int](repeating: 0, count: Kind.allCases.count)
+        package var lastLogged = [UInt64](repeating: 0, count: Kind.allCases.count)
+        package var unreported = [Int](repeating: 0, count: Kind.allCases.count)
+        package var total = [Int](repeating: 0, count: Kind.allCases.count)
     }
 
     private let tally = Locked(Tally())
     private let log: @Sendable (String) -> Void
 
-    init(log: @escaping @Sendable (String) -> Void) {
+    package init(log: @escaping @Sendable (String) -> Void) {
         self.log = log
     }
 
     /// The name health gives each kind.
-    static func name(_ kind: Kind) -> String {
+    package static func name(_ kind: Kind) -> String {
         switch kind {
         case .full: return "connectionLimit"
         case .perClient: return "perClientLimit"
@@ -37,13 +37,13 @@ final class LimitReport: Sendable {
     }
 
     /// How many times each limit was hit since start, every kind named.
-    var totals: [(name: String, count: Int)] {
+    package var totals: [(name: String, count: Int)] {
         let counts = tally.withLock { $0.total }
         return Kind.allCases.map { (LimitReport.name($0), counts[$0.rawValue]) }
     }
 
     /// Counts one event of `kind`; logs `line` when none was logged in the last interval.
-    func note(_ kind: Kind, now: UInt64, _ line: @autoclosure () -> String) {
+    package func note(_ kind: Kind, now: UInt64, _ line: @autoclosure () -> String) {
         let k = kind.rawValue
         let times = tally.withLock { t -> Int? in
             t.unreported[k] += 1
@@ -58,7 +58,7 @@ final class LimitReport: Sendable {
     }
 
     /// Counts `times` events of `kind` for health, with no log line (routine events).
-    func count(_ kind: Kind, times: Int) {
+    package func count(_ kind: Kind, times: Int) {
         tally.withLock { $0.total[kind.rawValue] += times }
     }
 }

@@ -8,26 +8,32 @@ import StubCore
 /// each check holds on both series. (A NUL in a header value is not seen on 0.9.75: it cuts the
 /// value at it.) A request it rejects gets one JSON error and the connection closes, so bytes
 /// after it are never read as another request.
-struct RequestFraming {
+package struct RequestFraming {
     /// Why a request is refused.
-    struct Rejection: Equatable {
-        let status: Int
-        let message: String
-        let details: [(key: String, value: String)]
+    package struct Rejection: Equatable {
+        package let status: Int
+        package let message: String
+        package let details: [(key: String, value: String)]
 
-        static func == (a: Rejection, b: Rejection) -> Bool {
+        package init(status: Int, message: String, details: [(key: String, value: String)]) {
+            self.status = status
+            self.message = message
+            self.details = details
+        }
+
+        package static func == (a: Rejection, b: Rejection) -> Bool {
             a.status == b.status && a.message == b.message && a.details.map(\.key) == b.details.map(\.key)
                 && a.details.map(\.value) == b.details.map(\.value)
         }
 
         /// The reply sent for it; the connection closes after it.
-        var reply: Reply {
+        package var reply: Reply {
             .error(status, message, details.map { ($0.key, .string($0.value)) }, headers: [HTTPHeader("Connection", "close")])
         }
     }
 
     private(set) var hosts = 0
-    private(set) var contentLength: String?
+    package private(set) var contentLength: String?
     private var conflictingLengths = false
     private var transferEncodings = 0
     private var chunked = false
@@ -35,24 +41,27 @@ struct RequestFraming {
     private var badValue: String?
     private var folded: String?
     /// Whether a header name starts with `X-Stub-` (found in the same pass, for the controls).
-    private(set) var controlHeader = false
+    package private(set) var controlHeader = false
     /// Query parameters and headers seen, counted in the same pass: the packed copy's room.
-    private(set) var pairs = 0
+    package private(set) var pairs = 0
+
+    /// Nothing seen yet.
+    package init() {}
 
     /// True when a body follows the head (a length above 0, or chunked).
-    var expectsBody: Bool { transferEncodings > 0 || (contentLength.flatMap { UInt64($0) } ?? 0) > 0 }
+    package var expectsBody: Bool { transferEncodings > 0 || (contentLength.flatMap { UInt64($0) } ?? 0) > 0 }
 
     /// Counts a query parameter (the head's checks are on headers only).
-    mutating func countQueryPair() { pairs += 1 }
+    package mutating func countQueryPair() { pairs += 1 }
 
     /// Notes that the transport found a folded line in this header (where the library cannot be
     /// asked to refuse one itself, see `MHDLegacyFolding`).
-    mutating func foldedLine(in name: UnsafeBufferPointer<UInt8>) {
+    package mutating func foldedLine(in name: UnsafeBufferPointer<UInt8>) {
         if folded == nil { folded = String(decoding: name, as: UTF8.self) }
     }
 
     /// Takes one header as received.
-    mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+    package mutating func add(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         pairs += 1
         if !controlHeader && ControlNames.isControlHeader(name) { controlHeader = true }
         if badName == nil && !RequestFraming.isToken(name) { badName = String(decoding: name, as: UTF8.self) }
@@ -100,8 +109,28 @@ struct RequestFraming {
         return nil
     }
 
+    /// What becomes of a complete head, before any body is read.
+    package enum HeadVerdict: Equatable {
+        /// Serve it.
+        case serve
+        /// Over the largest head served: 431, or 414 for a long target. Written on the socket
+        /// where the transport can, since the library may have no room left to queue a reply.
+        case tooLarge(Rejection)
+        /// Refused (`rejection`); the connection closes after the reply.
+        case refuse(Rejection)
+    }
+
+    /// The verdict on a head of `headSize` bytes whose target is `target` bytes long: first the
+    /// size against `maxHead`, then `rejection`.
+    package func verdict(headSize: Int, target: Int, maxHead: Int, http10: Bool, maxBody: Int,
+                         waitsForGoAhead: @autoclosure () -> Bool) -> HeadVerdict {
+        if headSize > maxHead { return .tooLarge(RequestFraming.headTooLarge(size: headSize, target: target, limit: maxHead)) }
+        if let rejection = rejection(http10: http10, maxBody: maxBody, waitsForGoAhead: waitsForGoAhead()) { return .refuse(rejection) }
+        return .serve
+    }
+
     /// The 431 for a head over `limit` bytes, or the 414 when its request target alone is over it.
-    static func headTooLarge(size: Int, target: Int, limit: Int) -> Rejection {
+    package static func headTooLarge(size: Int, target: Int, limit: Int) -> Rejection {
         let hint = ("hint", "raise it with --connection-memory or STUBD_CONNECTION_MEMORY")
         if target > limit {
             return Rejection(status: 414, message: "request target too long", details: [("limit", "\(limit) bytes for the request head"),
@@ -114,10 +143,10 @@ struct RequestFraming {
     /// How far past `maxBody` a body is read (and dropped) so that its 413 reaches the client: as
     /// much again as the limit, at least a MiB. A longer one is cut off by closing the connection
     /// (a client could send forever).
-    static func drainedPast(_ maxBody: Int) -> Int { max(1 << 20, maxBody) }
+    package static func drainedPast(_ maxBody: Int) -> Int { max(1 << 20, maxBody) }
 
     /// The 413 for a body over `maxBody` bytes.
-    static func tooLarge(maxBody: Int, received: String) -> Rejection {
+    package static func tooLarge(maxBody: Int, received: String) -> Rejection {
         Rejection(status: 413, message: "request body too large",
                   details: [("limit", "\(maxBody) bytes"), ("received", "\(received) bytes"), ("hint", "raise it with --max-body or STUBD_MAX_BODY")])
     }
@@ -137,7 +166,7 @@ struct RequestFraming {
 
     /// RFC 9110 token characters: letters, digits and ! # $ % & ' * + - . ^ _ ` | ~, one bit each
     /// for bytes 0–63 and 64–127 (a header name is checked byte by byte on every request).
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         let low: UInt64 = 0x03FF_6CFA_0000_0000, high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
         switch byte {
         case 0..<64: return low >> UInt64(byte) & 1 == 1

@@ -3,17 +3,17 @@ import StubSystem
 /// The request body bytes all requests together may hold in memory at once (`--max-body-memory`).
 /// Each request takes from it as its body arrives and gives back what it frees, so a crowd of
 /// large uploads gets 503s past the budget instead of taking the machine's memory.
-final class BodyBudget: Sendable {
+package final class BodyBudget: Sendable {
     /// The budget in bytes.
-    let limit: Int
+    package let limit: Int
     private let held = AtomicWord<Int>(0)
 
-    init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(0, limit)
     }
 
     /// Takes `count` bytes; false (and nothing taken) when that would pass the budget.
-    func take(_ count: Int) -> Bool {
+    package func take(_ count: Int) -> Bool {
         var current = held.load(ordering: .relaxed)
         while true {
             guard current + count <= limit else { return false }
@@ -24,11 +24,11 @@ final class BodyBudget: Sendable {
     }
 
     /// Gives back `count` bytes taken before.
-    func give(_ count: Int) {
+    package func give(_ count: Int) {
         guard count > 0 else { return }
         held.subtract(count, ordering: .relaxed)
     }
 
     /// Bytes held now.
-    var inUse: Int { held.load(ordering: .relaxed) }
+    package var inUse: Int { held.load(ordering: .relaxed) }
 }

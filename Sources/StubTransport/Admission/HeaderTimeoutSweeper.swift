@@ -8,12 +8,12 @@ import Darwin
 
 /// The thread that closes connections whose request head is late (`ConnectionAdmission.sweep`),
 /// four times a second: a head deadline is seconds long, so a quarter second of slack is noise.
-final class HeaderTimeoutSweeper: Sendable {
-    static let intervalMs: Int32 = 250
+package final class HeaderTimeoutSweeper: Sendable {
+    package static let intervalMs: Int32 = 250
 
     private let thread: StoppableThread
 
-    init(admission: ConnectionAdmission) throws(SystemCallError) {
+    package init(admission: ConnectionAdmission) throws(SystemCallError) {
         thread = try StoppableThread(name: "stubd-sweep") { stopFD in
             var poller = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
             // Ends when the stop descriptor becomes readable (or poll fails for good).
@@ -24,7 +24,7 @@ final class HeaderTimeoutSweeper: Sendable {
     }
 
     /// Stops the thread and waits for it.
-    func stop() {
+    package func stop() {
         thread.stop()
     }
 }

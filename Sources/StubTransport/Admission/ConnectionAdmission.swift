@@ -9,27 +9,37 @@ import StubSystem
 /// waiting connection that has made the least progress is closed to admit the new one (slow
 /// senders can never lock out a fast client), and connections whose head or body is late are
 /// shut down. The close action is passed in, so the tests run without libmicrohttpd.
-final class ConnectionAdmission: Sendable {
+package final class ConnectionAdmission: Sendable {
     /// The limits it enforces.
-    struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Open connections; more are closed as soon as they are accepted.
-        var connections: Int
+        package var connections: Int
         /// Open connections from one address; 0 for no cap.
-        var perClient: Int
+        package var perClient: Int
         /// Nanoseconds from connecting (or from a kept-alive request's first line) to the end of its head.
-        var headerTimeoutNs: UInt64
+        package var headerTimeoutNs: UInt64
         /// Nanoseconds a kept-alive connection may wait for its next head to be complete.
-        var idleNs: UInt64
+        package var idleNs: UInt64
         /// Nanoseconds a body may take, before `minBodyRate` extends it.
-        var bodyNs: UInt64 = 20_000_000_000
+        package var bodyNs: UInt64 = 20_000_000_000
         /// Bytes per second that each extend a body's time by a second (like Apache's
         /// mod_reqtimeout `MinRate`); 0 for none.
-        var minBodyRate: Int = 500
+        package var minBodyRate: Int = 500
+
+        package init(connections: Int, perClient: Int, headerTimeoutNs: UInt64, idleNs: UInt64, bodyNs: UInt64 = 20_000_000_000,
+                     minBodyRate: Int = 500) {
+            self.connections = connections
+            self.perClient = perClient
+            self.headerTimeoutNs = headerTimeoutNs
+            self.idleNs = idleNs
+            self.bodyNs = bodyNs
+            self.minBodyRate = minBodyRate
+        }
     }
 
     /// Where a connection is in its request, for the deadline that applies and for choosing
     /// which connection to close at the limit.
-    enum Phase: UInt8 {
+    package enum Phase: UInt8 {
         /// Waiting for a request head (after connecting, or the TLS handshake).
         case head
         /// The head is in; the body is arriving.
@@ -43,26 +53,26 @@ final class ConnectionAdmission: Sendable {
     }
 
     /// One open connection.
-    final class Connection: Sendable {
-        let fd: Int32
-        let address: ClientAddress?
+    package final class Connection: Sendable {
+        package let fd: Int32
+        package let address: ClientAddress?
         /// When the connection is closed unless its head arrives (monotonic ns; `.max`: none).
-        let deadline: AtomicWord<UInt64>
+        package let deadline: AtomicWord<UInt64>
         /// A `Phase`'s raw value.
-        let phase = AtomicWord<UInt8>(Phase.head.rawValue)
+        package let phase = AtomicWord<UInt8>(Phase.head.rawValue)
         /// When it connected, or its current head or body began (monotonic ns).
-        let since: AtomicWord<UInt64>
+        package let since: AtomicWord<UInt64>
         /// Body bytes received so far in the current request.
-        let bodyBytes = AtomicWord<Int>(0)
+        package let bodyBytes = AtomicWord<Int>(0)
 
-        init(fd: Int32, address: ClientAddress?, deadline: UInt64, now: UInt64) {
+        package init(fd: Int32, address: ClientAddress?, deadline: UInt64, now: UInt64) {
             self.fd = fd
             self.address = address
             self.deadline = AtomicWord(deadline)
             since = AtomicWord(now)
         }
 
-        var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .relaxed)) ?? .head }
+        package var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .relaxed)) ?? .head }
 
         func enter(_ next: Phase, now: UInt64) {
             phase.store(next.rawValue, ordering: .relaxed)
@@ -72,33 +82,33 @@ final class ConnectionAdmission: Sendable {
 
     private struct State {
         var open: [ObjectIdentifier: Connection] = [:]
-        var perClient: [ClientAddress: Int] = [:]
-        var refusedFull = 0
-        var refusedClient = 0
-        var timedOut = 0
-        var idleClosed = 0
-        var slowBodies = 0
+        package var perClient: [ClientAddress: Int] = [:]
+        package var refusedFull = 0
+        package var refusedClient = 0
+        package var timedOut = 0
+        package var idleClosed = 0
+        package var slowBodies = 0
         /// Connections closed to make room that libmicrohttpd has not yet reported closed.
-        var evicting = 0
-        var evicted = 0
+        package var evicting = 0
+        package var evicted = 0
     }
 
     /// `now + ns`, or `.max` when that would overflow (a deadline past the end of time is none).
-    static func due(_ now: UInt64, _ ns: UInt64) -> UInt64 {
+    package static func due(_ now: UInt64, _ ns: UInt64) -> UInt64 {
         let (sum, overflow) = now.addingReportingOverflow(ns)
         return overflow ? .max : sum
     }
 
-    let limits: Limits
+    package let limits: Limits
     private let state = Locked(State())
-    let close: @Sendable (Int32) -> Void
-    let peerGone: @Sendable (Int32) -> Bool
-    let report: LimitReport
+    package let close: @Sendable (Int32) -> Void
+    package let peerGone: @Sendable (Int32) -> Bool
+    package let report: LimitReport
 
     /// `close` shuts a late connection's socket (libmicrohttpd then closes it); `peerGone` tells
     /// whether the client has closed its side of an idle connection; `log` receives one line when
     /// a limit is hit, at most once per `LimitReport.intervalNs` for each kind.
-    init(limits: Limits, close: @escaping @Sendable (Int32) -> Void, peerGone: @escaping @Sendable (Int32) -> Bool = { _ in false },
+    package init(limits: Limits, close: @escaping @Sendable (Int32) -> Void, peerGone: @escaping @Sendable (Int32) -> Bool = { _ in false },
          log: @escaping @Sendable (String) -> Void) {
         self.limits = limits
         self.close = close
@@ -108,7 +118,7 @@ final class ConnectionAdmission: Sendable {
 
     /// Whether a client at `address` may connect now. At the connection limit, the waiting
     /// connection with the least progress is closed to make room (see `victim`).
-    func admit(_ address: ClientAddress?, now: UInt64) -> Bool {
+    package func admit(_ address: ClientAddress?, now: UInt64) -> Bool {
         let verdict = state.withLock { s -> (admitted: Bool, client: String?, evicted: Bool) in
             if limits.perClient > 0, let address, s.perClient[address, default: 0] >= limits.perClient {
                 s.refusedClient += 1
@@ -137,7 +147,7 @@ final class ConnectionAdmission: Sendable {
     }
 
     /// A connection was accepted; it must deliver its first head within `limits.headerTimeoutNs`.
-    func opened(fd: Int32, address: ClientAddress?, now: UInt64) -> Connection {
+    package func opened(fd: Int32, address: ClientAddress?, now: UInt64) -> Connection {
         let connection = Connection(fd: fd, address: address, deadline: ConnectionAdmission.due(now, limits.headerTimeoutNs), now: now)
         state.withLock { s in
             s.open[ObjectIdentifier(connection)] = connection
@@ -147,7 +157,7 @@ final class ConnectionAdmission: Sendable {
     }
 
     /// A request line arrived: its head must be complete within `limits.headerTimeoutNs` from now.
-    func headStarted(_ connection: Connection, now: UInt64) {
+    package func headStarted(_ connection: Connection, now: UInt64) {
         if connection.currentPhase == .idle { connection.enter(.head, now: now) }
         let due = ConnectionAdmission.due(now, limits.headerTimeoutNs)
         var current = connection.deadline.load(ordering: .relaxed)
@@ -161,7 +171,7 @@ final class ConnectionAdmission: Sendable {
     /// The head is complete. A body that follows must arrive within `limits.bodyNs`, extended by
     /// a second for every `limits.minBodyRate` bytes; without one, nothing is due until the
     /// request is done.
-    func headReceived(_ connection: Connection, expectsBody: Bool, now: UInt64) {
+    package func headReceived(_ connection: Connection, expectsBody: Bool, now: UInt64) {
         guard connection.currentPhase != .evicted else { return }
         guard expectsBody else {
             connection.enter(.answering, now: now)
@@ -174,7 +184,7 @@ final class ConnectionAdmission: Sendable {
     }
 
     /// `count` more body bytes arrived: the body's deadline moves out with them.
-    func bodyProgress(_ connection: Connection, count: Int) {
+    package func bodyProgress(_ connection: Connection, count: Int) {
         guard connection.currentPhase == .body else { return }
         let total = connection.bodyBytes.add(count, ordering: .relaxed).newValue
         guard limits.minBodyRate > 0 else { return }
@@ -184,7 +194,7 @@ final class ConnectionAdmission: Sendable {
     }
 
     /// The whole request is in; nothing is due until it is answered.
-    func requestReceived(_ connection: Connection, now: UInt64) {
+    package func requestReceived(_ connection: Connection, now: UInt64) {
         guard connection.currentPhase != .evicted else { return }
         connection.enter(.answering, now: now)
         connection.deadline.store(.max, ordering: .relaxed)
@@ -193,7 +203,7 @@ final class ConnectionAdmission: Sendable {
     /// A request is done; a kept-alive connection must deliver its next head within `limits.idleNs`,
     /// counted from the next sweep (so the request path reads no clock for it). Its `since` stays
     /// when its request arrived, which orders idle connections well enough to pick a victim.
-    func requestDone(_ connection: Connection) {
+    package func requestDone(_ connection: Connection) {
         guard connection.currentPhase != .evicted else { return }
         connection.phase.store(Phase.idle.rawValue, ordering: .relaxed)
         connection.deadline.store(ConnectionAdmission.idleFromNextSweep, ordering: .relaxed)
@@ -213,7 +223,7 @@ final class ConnectionAdmission: Sendable {
     }
 
     /// libmicrohttpd is closing the connection (its socket is still open).
-    func closed(_ connection: Connection) {
+    package func closed(_ connection: Connection) {
         state.withLock { s in
             s.open[ObjectIdentifier(connection)] = nil
             if connection.currentPhase == .evicted { s.evicting -= 1 }
@@ -270,7 +280,7 @@ final class ConnectionAdmission: Sendable {
 
     /// Counts for tests and health: open connections, refusals, late heads, slow bodies and
     /// connections closed to make room so far.
-    var counts: (open: Int, refusedFull: Int, refusedPerClient: Int, timedOut: Int, idleClosed: Int, slowBodies: Int, evicted: Int) {
+    package var counts: (open: Int, refusedFull: Int, refusedPerClient: Int, timedOut: Int, idleClosed: Int, slowBodies: Int, evicted: Int) {
         state.withLock { ($0.open.count, $0.refusedFull, $0.refusedClient, $0.timedOut, $0.idleClosed, $0.slowBodies, $0.evicted) }
     }
 }

@@ -5,11 +5,11 @@ import StubSystem
 /// number of worker threads with a bounded queue; work that waits on something else (an upstream
 /// call) costs no thread, and how many may wait at once is bounded too. When either is full,
 /// `start` refuses and the request gets a 503 naming the limit, never a new thread.
-final class DeferredJobs: Sendable {
+package final class DeferredJobs: Sendable {
     /// Blocking jobs waiting or running at most (reloads are rare; a crowd of them is an attack).
-    let blockingLimit: Int
+    package let blockingLimit: Int
     /// Callback jobs (upstream calls) waiting at once at most.
-    let waitingLimit: Int
+    package let waitingLimit: Int
 
     private let workers: [SerialWorker]
     private let blocking = AtomicWord<Int>(0)
@@ -17,7 +17,7 @@ final class DeferredJobs: Sendable {
     private let next = AtomicWord<Int>(0)
 
     /// Starts `threads` worker threads.
-    init(threads: Int = 1, blockingLimit: Int = 64, waitingLimit: Int = 10_000) throws(SystemCallError) {
+    package init(threads: Int = 1, blockingLimit: Int = 64, waitingLimit: Int = 10_000) throws(SystemCallError) {
         self.blockingLimit = max(1, blockingLimit)
         self.waitingLimit = max(1, waitingLimit)
         var made: [SerialWorker] = []
@@ -32,7 +32,7 @@ final class DeferredJobs: Sendable {
 
     /// Starts `work`; `done` gets its reply (on a worker thread, or wherever the work calls back).
     /// False, with nothing started, when the bound for its kind is reached.
-    func start(_ work: DeferredReply.Work, done: @escaping @Sendable (Reply) -> Void) -> Bool {
+    package func start(_ work: DeferredReply.Work, done: @escaping @Sendable (Reply) -> Void) -> Bool {
         switch work {
         case .blocking(let make):
             guard DeferredJobs.take(blocking, limit: blockingLimit) else { return false }
@@ -53,7 +53,7 @@ final class DeferredJobs: Sendable {
     }
 
     /// The answer to a request whose deferred work found no room.
-    func busyReply(_ work: DeferredReply.Work) -> Reply {
+    package func busyReply(_ work: DeferredReply.Work) -> Reply {
         let limit: String
         switch work {
         case .blocking: limit = "\(blockingLimit) reloads waiting or running"
@@ -63,7 +63,7 @@ final class DeferredJobs: Sendable {
     }
 
     /// Stops the worker threads after the jobs they run; queued jobs are dropped.
-    func stop() {
+    package func stop() {
         for worker in workers { worker.stop() }
     }
 

@@ -17,7 +17,7 @@ import Darwin
 /// not); elsewhere, and on Linux with `--event-loop poll`, a scan every 100 ms that peeks each
 /// readable socket for end of file. A TLS client's closing alert arrives as bytes before its FIN,
 /// so the scan misses TLS clients; epoll does not.
-final class HangupWatcher: @unchecked Sendable {
+package final class HangupWatcher: @unchecked Sendable {
     // @unchecked: `watched` is behind its lock; the descriptors never change after init.
     private let epoll: Int32?
     private let stopPipe: (read: Int32, write: Int32)
@@ -26,7 +26,7 @@ final class HangupWatcher: @unchecked Sendable {
     private var thread: pthread_t?
 
     /// Starts the watching thread; `onHangup` gets the ticket of each client seen leaving.
-    init(useEpoll: Bool, onHangup: @escaping @Sendable (UInt64) -> Void) throws(SystemCallError) {
+    package init(useEpoll: Bool, onHangup: @escaping @Sendable (UInt64) -> Void) throws(SystemCallError) {
         self.onHangup = onHangup
         var fds: [Int32] = [-1, -1]
         try SystemCall.run("pipe") { pipe(&fds) }
@@ -51,7 +51,7 @@ final class HangupWatcher: @unchecked Sendable {
     }
 
     /// Watches `fd` for its client leaving; `ticket` is what `onHangup` will get.
-    func watch(_ fd: Int32, ticket: UInt64) {
+    package func watch(_ fd: Int32, ticket: UInt64) {
         watched.withLock { $0[fd] = ticket }
         #if os(Linux)
         if let epoll { _ = CSystem_epoll_watch_hangup(epoll, fd, ticket) }
@@ -59,7 +59,7 @@ final class HangupWatcher: @unchecked Sendable {
     }
 
     /// Stops watching `fd` (its connection runs again, or ended).
-    func unwatch(_ fd: Int32) {
+    package func unwatch(_ fd: Int32) {
         guard watched.withLock({ $0.removeValue(forKey: fd) }) != nil else { return }
         #if os(Linux)
         if let epoll { _ = CSystem_epoll_forget(epoll, fd) }

@@ -5,7 +5,7 @@ extension ConnectionAdmission {
     /// connection is being answered (those are never cut: a delayed or held response is the
     /// stub doing its job). Kept-alive idle connections go first, the longest idle; then the one
     /// waiting longest for a complete head; then the body arriving slowest.
-    static func victim<Connections: Sequence<Connection>>(among open: Connections, now: UInt64) -> Connection? {
+    package static func victim<Connections: Sequence<Connection>>(among open: Connections, now: UInt64) -> Connection? {
         var idle: (Connection, UInt64)?
         var head: (Connection, UInt64)?
         var body: (Connection, Double)?

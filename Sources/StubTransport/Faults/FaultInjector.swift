@@ -10,9 +10,9 @@ import Darwin
 /// reset; and the refusals of heads libmicrohttpd has no room to answer. What to write is the
 /// lifecycle's (`FaultBytes`); a failing call ends the fault early, and the connection is closed
 /// either way.
-enum FaultInjector {
+package enum FaultInjector {
     /// Writes `bytes` whole to the client socket, ignoring a client that is gone.
-    static func write(_ bytes: [UInt8], to fd: Int32) {
+    package static func write(_ bytes: [UInt8], to fd: Int32) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { LibC.sendNoSignal(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -35,14 +35,14 @@ enum FaultInjector {
     /// or past its connection memory). The caller then has libmicrohttpd close the connection;
     /// anything it tries to write after this fails on the closed side, so the client reads this
     /// reply alone.
-    static func writeClosing(_ reply: Reply, to fd: Int32) {
+    package static func writeClosing(_ reply: Reply, to fd: Int32) {
         let headers = FaultBytes.truncatedHeaders(reply.headers)
         write(FaultBytes.head(status: reply.status, headers: headers, contentLength: reply.body.count) + reply.body, to: fd)
         _ = shutdown(fd, Int32(SHUT_WR))
     }
 
     /// Resets the connection: the kernel answers the peer with RST.
-    static func reset(_ fd: Int32) {
+    package static func reset(_ fd: Int32) {
         // SO_LINGER 0 alone is not enough: MHD shuts down the write side first, which sends a FIN;
         // dissolving the association makes the kernel answer with RST.
         var option = linger(l_onoff: 1, l_linger: 0)

@@ -8,7 +8,7 @@ import StubSystem
 /// suspends through `suspend` and reports back through `resumed` or `ended`. Handles are plain
 /// bits and the suspend and resume actions are given once, at init, so its tests run without
 /// libmicrohttpd.
-final class SuspendedConnections: Sendable {
+package final class SuspendedConnections: Sendable {
     /// Taken to suspend and to begin a drain, so that no suspend slips in after the drain began.
     private let gate = PlainLock()
     /// Written only with `gate` held; read without it by connections that run again after a resume.
@@ -23,7 +23,7 @@ final class SuspendedConnections: Sendable {
     /// `suspend` and `resume` act on a handle; `resume` is called from the timer thread, from
     /// `resumeEarly`'s caller, or from `drain`. `watchHangups` turns on the watcher (epoll when
     /// `useEpoll`, else the portable scan).
-    init(suspend: @escaping @Sendable (SuspensionHandle) -> Void, resume: @escaping @Sendable (SuspensionHandle) -> Void,
+    package init(suspend: @escaping @Sendable (SuspensionHandle) -> Void, resume: @escaping @Sendable (SuspensionHandle) -> Void,
          watchHangups: Bool = true, useEpoll: Bool = true) throws(SystemCallError) {
         suspendAction = suspend
         let scheduler = try DelayScheduler(resume: resume)
@@ -45,7 +45,7 @@ final class SuspendedConnections: Sendable {
     /// `resumeEarly` or shutdown), or as soon as its client is seen leaving (`fd` is watched).
     /// Returns the ticket, or nil when the server is stopping: then nothing was suspended and the
     /// caller closes the connection.
-    func suspend(_ handle: SuspensionHandle, fd: Int32?, mark: inout SuspensionMark, until deadline: UInt64) -> UInt64? {
+    package func suspend(_ handle: SuspensionHandle, fd: Int32?, mark: inout SuspensionMark, until deadline: UInt64) -> UInt64? {
         let accepted = gate.withLock { () -> Bool in
             // Checking `stopping` and suspending are one step: a suspend after the drain began
             // would never be resumed.
@@ -68,13 +68,13 @@ final class SuspendedConnections: Sendable {
 
     /// Resumes the connection of `ticket` now, unless the timer, the watcher or a drain already did.
     @discardableResult
-    func resumeEarly(_ ticket: UInt64) -> Bool {
+    package func resumeEarly(_ ticket: UInt64) -> Bool {
         scheduler.resumeEarly(ticket)
     }
 
     /// The one report of a resume: the connection of `mark` runs again. True when it was woken
     /// because its client left. Does nothing (false) for a mark that is not suspended.
-    func resumed(_ mark: inout SuspensionMark) -> Bool {
+    package func resumed(_ mark: inout SuspensionMark) -> Bool {
         guard mark.isSuspended else { return false }
         release(&mark)
         return watcher != nil && gone.withLock { $0.remove(mark.ticket) != nil }
@@ -82,7 +82,7 @@ final class SuspendedConnections: Sendable {
 
     /// The connection of `mark` ended (its response was freed, or it closed) while it may still
     /// have been suspended. Safe on every path that may follow a suspend.
-    func ended(_ mark: inout SuspensionMark) {
+    package func ended(_ mark: inout SuspensionMark) {
         guard mark.isSuspended else { return }
         release(&mark)
         if watcher != nil { gone.withLock { _ = $0.remove(mark.ticket) } }
@@ -98,14 +98,14 @@ final class SuspendedConnections: Sendable {
     }
 
     /// True once a drain has begun: resumed connections close instead of answering.
-    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    package var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// Connections suspended and not yet run again.
-    var count: Int { suspended.load(ordering: .relaxed) }
+    package var count: Int { suspended.load(ordering: .relaxed) }
 
     /// Stops new suspends, resumes every waiting connection, and waits until each has run again,
     /// for at most `timeoutMs`. False when some are still suspended at the deadline.
-    func drain(timeoutMs: Int) -> Bool {
+    package func drain(timeoutMs: Int) -> Bool {
         gate.withLock { stopping.store(true, ordering: .releasing) }
         let deadline = MonotonicClock.now() + UInt64(max(0, timeoutMs)) * 1_000_000
         repeat {
@@ -118,7 +118,7 @@ final class SuspendedConnections: Sendable {
 
     /// Stops the timer and watcher threads. Call after a successful drain and before the daemon
     /// is freed: the timer may still be inside a resume call for the last connection it woke.
-    func shutdown() {
+    package func shutdown() {
         gate.withLock { stopping.store(true, ordering: .releasing) }
         scheduler.shutdown()
         watcher?.stop()
@@ -127,12 +127,14 @@ final class SuspendedConnections: Sendable {
 
 /// Whether one connection is suspended now, under which ticket, and which socket is watched.
 /// Only `SuspendedConnections` sets it, so the count it keeps and the marks always agree.
-struct SuspensionMark {
-    fileprivate(set) var isSuspended = false
+package struct SuspensionMark {
+    package fileprivate(set) var isSuspended = false
     fileprivate(set) var ticket: UInt64 = 0
     fileprivate(set) var fd: Int32 = -1
+
+    package init() {}
 }
 
 /// A suspended connection as the owner and its timer see it: the connection's address bits
 /// (`MHDConnection.handle`), or any number in tests.
-typealias SuspensionHandle = UInt
+package typealias SuspensionHandle = UInt

@@ -10,13 +10,13 @@ import Darwin
 /// deadlines: ten thousand delayed requests cost heap entries, not threads. Handles are plain bits
 /// (`SuspensionHandle`) rather than a generic parameter, so the heap code is compiled for one
 /// concrete type, and its tests run without libmicrohttpd. `SuspendedConnections` is its only user.
-final class DelayScheduler: @unchecked Sendable {
+package final class DelayScheduler: @unchecked Sendable {
     // @unchecked: `heap`, `nextTicket` and `running` are only touched with `mutex` held; the rest is
     // immutable. The mutex and condition live in their own allocations: a pthread object must not
     // move, and a class's stored property has no address Swift promises to keep.
     private struct Entry {
-        var deadline: UInt64
-        var ticket: UInt64
+        package var deadline: UInt64
+        package var ticket: UInt64
     }
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -34,7 +34,7 @@ final class DelayScheduler: @unchecked Sendable {
     /// Wake-ups are pushed this far past the earliest deadline so that one wake-up resumes every
     /// connection due by then: libmicrohttpd walks its whole suspended list on each resume wake-up,
     /// so resuming one connection at a time costs O(suspended) each. Never early, at most this late.
-    static var coalesceNs: UInt64 { 1_000_000 }
+    package static var coalesceNs: UInt64 { 1_000_000 }
 
     /// Starts the timer thread; `resume` is called on it (or on the caller of `resumeAll`).
     init(resume: @escaping @Sendable (SuspensionHandle) -> Void) throws(SystemCallError) {
