@@ -1,20 +1,70 @@
-// Public only so the two hints can be inlined into their callers: a call costs more than the
-// one instruction it wraps, on paths that ask for a dozen lines per request.
+// Public only so the hints can be inlined into their callers: a call costs more than the one
+// instruction it wraps, on a path that asks for several lines per request.
 public import CSystem
 
-/// Cache hints for memory the caller will touch soon and has not touched for long (the oldest
-/// entries of a ring, a route not asked for lately): asking early, or for several places at
-/// once, lets the waits for memory overlap other work and each other.
+/// Cache hints for memory the caller will touch soon and has not touched for long (the route
+/// tree's slots in a table of thousands, a journal entry about to be dropped): asking for
+/// several places at once lets the waits for memory overlap each other instead of following one
+/// another. The one place pointers are made for that; the core hands objects, identities of
+/// objects and arrays. Each use names its measured gain (bench/README.md, "Tricks").
 public enum Prefetch {
-    /// Asks for the cache line at `address`, to be written soon. A hint: it never faults.
+    /// Asks for the first `lines` cache lines of the object `id` names, which the caller does not
+    /// hold (an identity keeps nothing alive; a hint at freed memory is harmless): the first to
+    /// be written (a release writes the count there), the rest to be read.
     @inlinable @inline(__always)
-    public static func forWriting(_ address: UnsafeRawPointer) {
-        CSystem_prefetch_for_writing(address)
+    public static func object(at id: ObjectIdentifier, lines: Int) {
+        guard let start = UnsafeRawPointer(bitPattern: UInt(bitPattern: id)) else { return }
+        CSystem_prefetch_for_writing(start)
+        for line in 1..<max(lines, 1) { CSystem_prefetch_for_reading(start + 64 * line) }
     }
 
-    /// Asks for the cache line at `address`, to be read soon. A hint: it never faults.
+    /// Asks for every line of `array[index]` (an element may straddle two), to be read, or to be
+    /// written when `forWriting`. A hint: an index out of bounds asks for nothing.
     @inlinable @inline(__always)
-    public static func forReading(_ address: UnsafeRawPointer) {
-        CSystem_prefetch_for_reading(address)
+    public static func element<Element>(_ index: Int, of array: [Element], forWriting: Bool = false) {
+        array.withUnsafeBufferPointer { elements in
+            guard index >= 0, index < elements.count, let base = elements.baseAddress else { return }
+            let first = UnsafeRawPointer(base + index)
+            for offset in stride(from: 0, to: MemoryLayout<Element>.stride, by: 64) {
+                if forWriting { CSystem_prefetch_for_writing(first + offset) } else { CSystem_prefetch_for_reading(first + offset) }
+            }
+            let last = first + (MemoryLayout<Element>.stride - 1)
+            if forWriting { CSystem_prefetch_for_writing(last) } else { CSystem_prefetch_for_reading(last) }
+        }
+    }
+
+    /// Where an array's elements lay when it was made, as numbers (it keeps nothing alive): for
+    /// memory to be asked for later, when the array itself is not at hand without a wait.
+    public struct Span: Sendable {
+        @usableFromInline let start: UInt
+        @usableFromInline let bytes: Int
+
+        /// The span of `array`'s elements (empty for an empty array).
+        @inlinable
+        public init<Element>(elementsOf array: [Element]) {
+            (start, bytes) = array.withUnsafeBufferPointer { elements in
+                (elements.baseAddress.map { UInt(bitPattern: $0) } ?? 0, elements.count * MemoryLayout<Element>.stride)
+            }
+        }
+    }
+
+    /// Asks for every line of `span`, to be written (memory about to be freed and handed to the
+    /// next allocation of its size). A hint: a span of freed memory is harmless.
+    @inlinable @inline(__always)
+    public static func span(_ span: Span) {
+        guard span.bytes > 0, let start = UnsafeRawPointer(bitPattern: span.start) else { return }
+        for offset in stride(from: 0, to: span.bytes, by: 64) { CSystem_prefetch_for_writing(start + offset) }
+        CSystem_prefetch_for_writing(start + (span.bytes - 1))
+    }
+
+    /// Asks for what freeing a value will write: every line of `span` (memory handed to the next
+    /// allocation of its size), the first `lines` of the object `first` names and the first line
+    /// of `second` and `third` (where a release writes their counts).
+    @inlinable @inline(__always)
+    public static func release(_ span: Span?, _ first: ObjectIdentifier?, lines: Int, _ second: ObjectIdentifier?, _ third: ObjectIdentifier?) {
+        if let span { Prefetch.span(span) }
+        if let first { object(at: first, lines: lines) }
+        if let second { object(at: second, lines: 1) }
+        if let third { object(at: third, lines: 1) }
     }
 }

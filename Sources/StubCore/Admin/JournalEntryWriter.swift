@@ -75,7 +75,7 @@ enum JournalEntryWriter {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
             out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            name.withUTF8Buffer { out.append(contentsOf: $0) }
             out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
         }
 

@@ -22,6 +22,8 @@ public struct RequestJournal: Sendable {
     /// How many entries are kept.
     public let capacity: Int
     private var ring: [Entry] = []
+    /// What dropping each entry of `ring` writes to, by the same index.
+    private var dropHints: [JournalDropHint] = []
     private var start = 0
     private var nextID = 1
 
@@ -29,6 +31,7 @@ public struct RequestJournal: Sendable {
     public init(capacity: Int) {
         self.capacity = max(0, capacity)
         ring.reserveCapacity(min(self.capacity, 4096))
+        dropHints.reserveCapacity(min(self.capacity, 4096))
     }
 
     /// The record as the journal keeps it (body cut at `bodyLimit`). Done before taking a lock.
@@ -50,16 +53,22 @@ public struct RequestJournal: Sendable {
     public mutating func append(_ record: consuming RequestRecord) -> Entry? {
         guard capacity > 0 else { return nil }
         RequestJournal.trim(&record)
+        let hint = record.dropHint
         // Moved, never copied: a record holds a dozen counted references, and each copy of it
         // retains and releases every one.
         var entry = Entry(id: nextID, record: consume record)
         nextID += 1
         if ring.count < capacity {
             ring.append(consume entry)
+            dropHints.append(hint)
             return nil
         }
         swap(&ring[start], &entry)
+        dropHints[start] = hint
         start = (start + 1) % capacity
+        // The entry the next append drops: its slot, and what freeing it writes.
+        Prefetch.element(start, of: ring, forWriting: true)
+        dropHints[start].prefetch()
         return entry
     }
 
@@ -97,6 +106,7 @@ public struct RequestJournal: Sendable {
     public mutating func removeAll(where shouldRemove: (Entry) -> Bool) {
         let kept = entries.filter { !shouldRemove($0) }
         ring = kept
+        dropHints = kept.map { $0.record.dropHint }
         start = 0
     }
 }

@@ -34,6 +34,13 @@ public struct RequestRecord: Sendable {
     private var plan: ResponsePlan
     private var outcome: Outcome
 
+    /// What dropping this record from the journal writes to (see `JournalDropHint`).
+    var dropHint: JournalDropHint {
+        var hint = plan.dropHint
+        if case .packed(let packed, _) = kept { hint.request = packed.span }
+        return hint
+    }
+
     /// True when credential headers are read back verbatim (`--journal-credentials`); otherwise
     /// `request` gives them redacted (`CredentialRedaction`). Kept as sent either way, and
     /// redacted when read: every reader (admin API, dashboard, fleet store, in-process journal)

@@ -49,7 +49,7 @@ extension JSONValue {
         for i in 0..<bytes.count {
             let byte = bytes[i]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<i]))
+            out.append(contentsOf: bytes[clean..<i])
             clean = i + 1
             switch byte {
             case UInt8(ascii: "\""): out += "\\\"".utf8
@@ -62,6 +62,6 @@ extension JSONValue {
                 out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
             }
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
+        out.append(contentsOf: bytes[clean...])
     }
 }

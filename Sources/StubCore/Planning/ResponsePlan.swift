@@ -157,6 +157,9 @@ package struct ResponsePlan: Sendable {
         storage = ResponsePlanStorage(response: response, status: status)
     }
 
+    /// The storage's identity, for the journal's drop hint (`JournalDropHint`).
+    var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+
     /// The storage, copied first when another plan shares it.
     private mutating func unique() -> ResponsePlanStorage {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
