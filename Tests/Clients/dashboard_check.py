@@ -222,8 +222,50 @@ def main_checks(shots):
         wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#traffic tbody tr"), timeout=3)
         out["phoneWidthFits"] = phone.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
         phone.save_screenshot(os.path.join(shots, "dashboard-phone.png"))
+        phone_routes(phone, shots)
     finally:
         phone.quit()
+
+
+def phone_routes(phone, shots):
+    """The routes at 390 px: every control of every row on screen and the one hit at its centre,
+    no path segment wrapped inside itself, and a variant picked and cleared with a finger's reach."""
+    tab(phone, "routes")
+    wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#routes tr[data-route]"), timeout=3)
+    out["phoneRoutesWidthFits"] = phone.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+    out["phoneControls"], out["phoneControlsOff"] = phone.execute_script("""
+        const w = window.innerWidth, off = [];
+        const controls = document.querySelectorAll('#routes tr[data-route] select, #routes tr[data-route] input, #routes tr[data-route] button');
+        for (const c of controls) {
+          c.scrollIntoView({ block: 'center' });
+          const r = c.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          if (!(r.width > 0 && r.left >= 0 && r.right <= w + 1 && hit && (hit === c || c.contains(hit))))
+            off.push((c.getAttribute('aria-label') || c.className) + ' at ' + Math.round(r.left) + '..' + Math.round(r.right));
+        }
+        return [controls.length, off];""")
+    # A segment (the text between two break opportunities) spread over two lines was cut in the middle.
+    out["phonePathsCut"] = phone.execute_script("""
+        const cut = [];
+        for (const cell of document.querySelectorAll('#routes td.path')) {
+          for (const node of cell.childNodes) {
+            if (node.nodeType !== Node.TEXT_NODE) continue;
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            if (tops.size > 1 && range.getBoundingClientRect().width < cell.clientWidth) cut.push(node.textContent);
+          }
+        }
+        return cut;""")
+    phone.save_screenshot(os.path.join(shots, "dashboard-phone-routes.png"))
+    select = row(phone, "app/users").find_element(By.CSS_SELECTOR, "select.variant")
+    phone.execute_script("arguments[0].scrollIntoView({block: 'center'})", select)
+    act(lambda: Select(row(phone, "app/users").find_element(By.CSS_SELECTOR, "select.variant")).select_by_value("500"))
+    status, _ = wait(lambda: curl(base + "/api/v1/users")[0] == 500, timeout=3)
+    out["phoneVariant500"] = bool(status)
+    click(phone, '#routes tr[data-route="app/users"] button.clear')
+    cleared, _ = wait(lambda: curl(base + "/api/v1/users")[0] == 200, timeout=3)
+    out["phoneCleared"] = bool(cleared)
 
 
 def token_checks(token):

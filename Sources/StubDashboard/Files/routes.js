@@ -81,13 +81,22 @@
 
     const sequence = o.sequenceRemaining && o.sequenceRemaining.length ? el("span", { class: "tag", text: "next: " + o.sequenceRemaining.join(", ") }) : null;
     const label = route.operation ? `${route.path}#${route.operation}` : route.path;
+    // data-label names each cell where a narrow screen stacks the row into a card (app.css).
     const row = el("tr", { "data-route": route.id, class: route.override ? "overridden" : "" },
-      el("td", {}, el("span", { class: "mono", text: route.id }), sequence),
-      el("td", { class: "mono", text: route.kind ? route.kind.toUpperCase() : route.method }),
-      el("td", { class: "path mono", text: label }),
-      el("td", {}, variant), el("td", {}, delay), el("td", {}, fault), el("td", {}, throttle),
-      el("td", {}, hold), el("td", { class: "held", text: route.held }), el("td", {}, release, " ", clear));
+      el("td", { "data-label": "Route" }, el("span", { class: "mono", text: route.id }), sequence),
+      el("td", { "data-label": "Method", class: "mono", text: route.kind ? route.kind.toUpperCase() : route.method }),
+      el("td", { "data-label": "Path", class: "path mono" }, breakable(label)),
+      el("td", { "data-label": "Variant" }, variant), el("td", { "data-label": "Delay ms" }, delay),
+      el("td", { "data-label": "Fault" }, fault), el("td", { "data-label": "Throttle B/s" }, throttle),
+      el("td", { "data-label": "Hold" }, hold), el("td", { "data-label": "Held", class: "held", text: route.held }),
+      el("td", { class: "actions" }, release, " ", clear));
     return row;
+  }
+
+  // A path wraps after its slashes, not in the middle of a segment: a break opportunity (<wbr>)
+  // after every "/" and "#"; only a segment wider than the cell itself is cut (overflow-wrap).
+  function breakable(text) {
+    return text.split(/(?<=[/#])/).flatMap((part, i) => (i ? [el("wbr", {}), part] : [part]));
   }
 
   // An override is replaced whole: the fields kept from the current one, with `patch` applied.
