@@ -61,7 +61,19 @@ let package = Package(
         .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSystem", "StubGraphQL", "StubFleet", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubSystem", "StubTesting"]),
         .testTarget(name: "StubSchemaTests", dependencies: ["StubSchema", "StubCore", "StubSystem"]),
-        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubTransport", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSchema", "StubSystem", "StubTesting", "StubdClient", "StubGraphQL", "StubFleet"]),
+        // One test target per module, so that a change runs the tests that own it (`swift test
+        // --filter StubFleetTests`); what they share (servers, curl, raw sockets, fixtures) is here.
+        .target(name: "StubTestSupport", dependencies: ["StubServer", "StubCore", "StubSystem", "StubTesting", "StubTLS"],
+                path: "Tests/StubTestSupport"),
+        .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubSystem", "StubTesting", "StubdClient", "StubTestSupport"]),
+        .testTarget(name: "StubTransportTests", dependencies: ["StubTransport", "StubServer", "StubCore", "StubSystem"]),
+        .testTarget(name: "StubDashboardTests", dependencies: ["StubServer", "StubTesting", "StubTestSupport"]),
+        .testTarget(name: "StubTLSTests", dependencies: ["StubTLS", "StubServer", "StubTestSupport"]),
+        .testTarget(name: "StubFleetTests", dependencies: ["StubFleet", "StubServer", "StubCore", "StubSystem", "StubTesting", "StubTestSupport"]),
+        .testTarget(name: "StubContractTests", dependencies: ["StubContract", "StubSchema", "StubServer", "StubCore", "StubTesting", "StubdClient", "StubTestSupport"]),
+        .testTarget(name: "StubCaptureTests", dependencies: ["StubCapture", "StubServer", "StubCore", "StubTesting", "StubdClient", "StubTestSupport"]),
+        .testTarget(name: "StubProxyTests", dependencies: ["StubProxy", "StubServer", "StubCore", "StubSystem", "StubTesting", "StubTestSupport"]),
+        .testTarget(name: "StubGraphQLTests", dependencies: ["StubGraphQL", "StubServer", "StubCore", "StubTesting", "StubTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

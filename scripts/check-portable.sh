@@ -18,7 +18,7 @@ patterns=(
 found=0
 for pattern in "${patterns[@]}"; do
   hits=$(grep -rnE --include='*.swift' "$pattern" Sources Tests Examples 2>/dev/null |
-         grep -vE '^Sources/StubSystem/|^Tests/StubServerTests/Support/ProcessThreads\.swift:' || true)
+         grep -vE '^Sources/StubSystem/|^Tests/StubTestSupport/ProcessThreads\.swift:' || true)
   if [[ -n $hits ]]; then
     echo "check-portable: '$pattern' outside StubSystem (its type differs on Darwin):" >&2
     echo "$hits" >&2

@@ -2,6 +2,7 @@ import Foundation
 import StubCapture
 import StubCore
 import StubServer
+import StubTestSupport
 import StubTesting
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import StubCore
 import StubSchema
 import Testing
+import StubTestSupport
 
 /// Bodies `import-openapi` makes from schemas fit them: each case once broke its own document's
 /// `check --openapi`.

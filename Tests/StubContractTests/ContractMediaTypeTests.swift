@@ -1,6 +1,7 @@
 import Foundation
 import StubCore
 import Testing
+import StubTestSupport
 
 /// Request bodies are checked against the schema of the media type the request names, the media
 /// type is named in problems, and a refused request is answered the way the service answers errors.

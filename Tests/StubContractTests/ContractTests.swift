@@ -2,6 +2,7 @@ import Foundation
 import StubContract
 import StubCore
 import StubServer
+import StubTestSupport
 import StubTesting
 import StubdClient
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import StubCore
 import StubServer
 import Testing
+import StubTestSupport
 
 /// Keeps docs/admin-api.json true: it lists exactly the endpoints the server answers, and each
 /// documented call answers with a documented status.

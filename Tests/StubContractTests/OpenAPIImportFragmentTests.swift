@@ -1,6 +1,7 @@
 import Foundation
 import StubCore
 import Testing
+import StubTestSupport
 
 /// Path keys that carry more than a path. Box's trick of two operations on one path
 /// (`/metadata_templates/schema#classifications`): the fragment's operation becomes variants of

@@ -1,6 +1,7 @@
 import Foundation
 import StubCore
 import Testing
+import StubTestSupport
 
 /// Paths with a parameter inside a segment (Twilio's `/Accounts/{Sid}.json`, Box's
 /// `thumbnail.{extension}`): imported as routes of their own, served, and checked with no drift.

@@ -2,6 +2,7 @@ import Foundation
 import StubCore
 import StubSchema
 import Testing
+import StubTestSupport
 
 /// `import-openapi` on documents shaped like the real ones it failed on: OpenAI's query strings
 /// in path keys, DigitalOcean's operations by `$ref` across files, GitHub's example data with

@@ -1,6 +1,7 @@
 import Foundation
 import StubContract
 import StubCore
+import StubTestSupport
 import StubTesting
 import Testing
 

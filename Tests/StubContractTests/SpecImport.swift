@@ -1,4 +1,5 @@
 import Foundation
+import StubTestSupport
 
 /// One OpenAPI document written to a new folder and imported with `stubd import-openapi`: where
 /// the import tests start.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StubServer
+import StubTestSupport
 import StubTesting
 import Testing
 #if canImport(FoundationNetworking)
@@ -157,11 +158,18 @@ struct DashboardBrowserTests {
             #expect(out["adminCallsJournaled"] as? Int == 0, "the dashboard's own calls are not journaled")
             #expect((out["browserErrors"] as? [String])?.isEmpty == true, "\(out["browserErrors"] ?? "")")
             #expect(out["phoneWidthFits"] as? Bool == true)
+            // At 390 px the routes stack into cards: every control of every row on screen and hit
+            // where it is drawn, no path cut inside a segment, and a variant steered from there.
+            #expect(out["phoneRoutesWidthFits"] as? Bool == true)
+            #expect((out["phoneControls"] as? Int ?? 0) >= 11 * 7, "\(out["phoneControls"] ?? "")")
+            #expect((out["phoneControlsOff"] as? [String])?.isEmpty == true, "\(out["phoneControlsOff"] ?? "")")
+            #expect((out["phonePathsCut"] as? [String])?.isEmpty == true, "\(out["phonePathsCut"] ?? "")")
+            #expect(out["phoneVariant500"] as? Bool == true && out["phoneCleared"] as? Bool == true)
             #expect(out["pageOpenedEightTimes"] as? Int == 8 && (out["slowestOpenSeconds"] as? Double ?? 99) < 3,
                     "a left page holds no connection: \(out["slowestOpenSeconds"] ?? "")")
             #expect(out["csp"] as? Bool == true)
         }
-        for name in ["routes", "traffic", "sessions", "health", "phone"] {
+        for name in ["routes", "traffic", "sessions", "health", "phone", "phone-routes"] {
             #expect(FileManager.default.fileExists(atPath: "\(folder)/dashboard-\(name).png"), "screenshot \(name)")
         }
     }
@@ -210,25 +218,4 @@ struct DashboardFirefoxTests {
             #expect(out["payloadShownAsText"] as? Bool == true && out["imagesInDetail"] as? Int == 0 && out["title"] as? String == "stubd")
         }
     }
-}
-
-/// `http://127.0.0.1:PORT`, as the browser scripts join paths to it.
-func origin(_ server: StubServer) -> String {
-    var text = server.baseURL.absoluteString
-    while text.hasSuffix("/") { text.removeLast() }
-    return text
-}
-
-/// Where the browser suites put screenshots: `STUBD_SCREENSHOTS`, else a temporary folder.
-func shots() throws -> String {
-    let shots = ProcessInfo.processInfo.environment["STUBD_SCREENSHOTS"]
-        ?? FileManager.default.temporaryDirectory.appendingPathComponent("stubd-screens-\(getpid())").path
-    try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
-    return shots
-}
-
-/// Whether Selenium and chromedriver are here.
-enum Browser {
-    static let firefox = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import websockets, shutil, sys; sys.exit(0 if shutil.which('firefox-esr') or shutil.which('firefox') else 1)"]).exitCode) == 0
-    static let installed = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import selenium, shutil, sys; sys.exit(0 if shutil.which('chromedriver') else 1)"]).exitCode) == 0
 }

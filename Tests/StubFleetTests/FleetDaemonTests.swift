@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StubTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import Testing
+import StubTestSupport
 
 /// What health says about the store's state beyond reachability, against a real redis-server.
 @Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
@@ -15,7 +16,7 @@ struct FleetHealthTests {
             for command in ["HSET stubd:overrides:g app/users not-an-override", "SADD stubd:scopes g", "INCR stubd:version"] {
                 #expect(StoreFixture.send(store.port, command) != nil, "\(command)")
             }
-            let seen = try await FleetTests.eventually {
+            let seen = try await eventually {
                 let report = try await health()
                 return report["status"] as? String == "degraded"
                     && ((report["store"] as? [String: Any])?["unreadableOverrides"] as? [String]) == ["g app/users"]
@@ -24,7 +25,7 @@ struct FleetHealthTests {
             #expect(seen, "\(report)")
             // Gone from the store: health is ok again.
             for command in ["DEL stubd:overrides:g", "INCR stubd:version"] { _ = StoreFixture.send(store.port, command) }
-            #expect(try await FleetTests.eventually { try await health()["status"] as? String == "ok" })
+            #expect(try await eventually { try await health()["status"] as? String == "ok" })
         }
     }
 }
@@ -46,12 +47,12 @@ struct FleetPromiseTests {
             #expect(delete.status == 503, "\(delete.status) \(delete.text)")
             store.pause(false)
             // Once the store is back, the same change is taken and served by both.
-            let taken = try await FleetTests.eventually(10) {
+            let taken = try await eventually(10) {
                 try await AdminClient(server: servers[0]).call("PUT", "/routes/app/users", json: #"{"variant": "500"}"#).status == 200
             }
             let health = try await AdminClient(server: servers[0]).object("GET", "/health")
             #expect(taken, "\(health["store"] ?? "")")
-            for server in servers { #expect(try await FleetTests.eventually { try await FleetTests.status(server) == 500 }) }
+            for server in servers { #expect(try await eventually { try await FleetTests.status(server) == 500 }) }
         }
     }
 }
@@ -74,7 +75,7 @@ struct FleetClearTests {
             }
             // And later, once every replica has sent all it had.
             let counts = { try await servers.asyncMap { try await AdminClient(server: $0).object("GET", "/journal/count")["count"] as? Int } }
-            let stayed = try await FleetTests.eventually(0.6) { try await counts() != [0, 0] }
+            let stayed = try await eventually(0.6) { try await counts() != [0, 0] }
             let after = try await counts()
             #expect(!stayed, "\(call): \(after)")
         }

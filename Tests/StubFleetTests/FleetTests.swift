@@ -2,6 +2,7 @@ import Foundation
 import StubCore
 import StubFleet
 import StubServer
+import StubTestSupport
 import StubTesting
 import Testing
 #if canImport(FoundationNetworking)
@@ -34,16 +35,6 @@ struct FleetTests {
 
     static func admin(_ server: StubServer, _ method: String, _ path: String, json: String? = nil, session: String? = nil) async throws -> [String: Any] {
         try await AdminClient(server: server, session: session).object(method, path, json: json)
-    }
-
-    static func eventually(_ seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
-        // A monotonic clock: the wall clock may step while a test waits.
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return try await condition()
     }
 
     @Test func anOverrideSetThroughOneReplicaIsServedByEveryReplica() async throws {
@@ -97,7 +88,7 @@ struct FleetTests {
             #expect(StoreFixture.send(store.port, "TTL stubd:overrides:s5:short").flatMap { Int($0.dropFirst()) }.map { $0 >= 0 && $0 <= 1 } == true)
             // Idle past the TTL: the store lets the session go, and every replica follows at its next read.
             // (The use above moves the expiry on at the next once-a-second flush: up to 2 s in all.)
-            #expect(try await FleetTests.eventually(4) { StoreFixture.send(store.port, "EXISTS stubd:overrides:s5:short") == ":0" })
+            #expect(try await eventually(4) { StoreFixture.send(store.port, "EXISTS stubd:overrides:s5:short") == ":0" })
             _ = try await FleetTests.admin(fleet[0], "PUT", "/routes/app/user", json: #"{"variant": "404"}"#)
             #expect(try await FleetTests.status(fleet[1], session: "short") == 200)
         }
@@ -109,7 +100,7 @@ struct FleetTests {
         try await FleetTests.withFleet(store) { fleet in
             for i in 0..<30 { _ = try await FleetTests.status(fleet[i % 3], "/api/v1/users/\(i)") }
             for server in fleet {
-                let counted = try await FleetTests.eventually {
+                let counted = try await eventually {
                     try await FleetTests.admin(server, "GET", "/journal/count")["count"] as? Int == 30
                 }
                 #expect(counted)
@@ -131,9 +122,9 @@ struct FleetTests {
             _ = try await FleetTests.admin(fleet[0], "PUT", "/routes/app/users", json: #"{"hold": true}"#)
             // One at a time, so the first is the oldest: a release takes the oldest first.
             let first = Task { try await FleetTests.status(fleet[1]) }
-            #expect(try await FleetTests.eventually { try await FleetTests.admin(fleet[0], "GET", "/routes/app/users")["held"] as? Int == 1 })
+            #expect(try await eventually { try await FleetTests.admin(fleet[0], "GET", "/routes/app/users")["held"] as? Int == 1 })
             let second = Task { try await FleetTests.status(fleet[2]) }
-            #expect(try await FleetTests.eventually { try await FleetTests.admin(fleet[0], "GET", "/routes/app/users")["held"] as? Int == 2 })
+            #expect(try await eventually { try await FleetTests.admin(fleet[0], "GET", "/routes/app/users")["held"] as? Int == 2 })
             let released = try await FleetTests.admin(fleet[2], "POST", "/routes/app/users/release", json: #"{"count": 1}"#)
             #expect(released["released"] as? Int == 1)
             #expect(try await first.value == 200)
@@ -149,7 +140,7 @@ struct FleetTests {
         try await FleetTests.withFleet(store, count: 2) { fleet in
             _ = try await FleetTests.admin(fleet[0], "PUT", "/routes/app/users", json: #"{"variant": "500"}"#)
             store.stop()
-            let degraded = try await FleetTests.eventually(2) {
+            let degraded = try await eventually(2) {
                 try await FleetTests.admin(fleet[1], "GET", "/health")["status"] as? String == "degraded"
             }
             #expect(degraded)
@@ -161,7 +152,7 @@ struct FleetTests {
             #expect(refused.status == 503)
             // Back empty (no persistence): the replicas write back what they had.
             try store.start()
-            let recovered = try await FleetTests.eventually(3) {
+            let recovered = try await eventually(3) {
                 try await FleetTests.admin(fleet[0], "GET", "/health")["status"] as? String == "ok"
             }
             #expect(recovered)
@@ -183,7 +174,7 @@ struct FleetTests {
             #expect(health["status"] as? String == "degraded")
             #expect((health["store"] as? [String: Any])?["error"] as? String != nil)
             try store.start()
-            let up = try await FleetTests.eventually(3) {
+            let up = try await eventually(3) {
                 try await FleetTests.admin(fleet[0], "GET", "/health")["status"] as? String == "ok"
             }
             #expect(up)
@@ -239,7 +230,7 @@ struct FleetTests {
             configuration.sharedState = try SharedStateStore.redis(store.url, replica: "r\(i + 1)")
             servers.append(try StubServer(stubsAt: stubs, configuration: configuration))
         }
-        let differ = try await FleetTests.eventually(4) {
+        let differ = try await eventually(4) {
             let report = try await FleetTests.admin(servers[0], "GET", "/health")["store"] as? [String: Any]
             return (report?["replicas"] as? [Any])?.count == 2 && report?["sameStubs"] as? Bool == false
         }

@@ -2,6 +2,7 @@ import Foundation
 import StubServer
 import StubFleet
 import Testing
+import StubTestSupport
 
 /// In a fleet, a request that needs the store (a sequence step, a hold) and an admin call wait
 /// for it suspended: the thread that serves requests goes on serving the others meanwhile.
@@ -63,15 +64,15 @@ struct FleetThreadTests {
         defer { store.pause(false) }
         try await FleetTests.withFleet(store, count: 2) { servers in
             _ = try await FleetTests.admin(servers[0], "PUT", "/routes/app/users", json: #"{"variant": "500"}"#)
-            for server in servers { #expect(try await FleetTests.eventually { try await FleetTests.status(server) == 500 }) }
+            for server in servers { #expect(try await eventually { try await FleetTests.status(server) == 500 }) }
             store.pause(true)
             let reset = try await AdminClient(server: servers[0]).call("POST", "/reset")
             #expect(reset.status == 503 && reset.headers["Retry-After"] == "1", "\(reset.status) \(reset.text)")
             for server in servers { #expect(try await FleetTests.status(server) == 500, "a refused reset changes nothing") }
             store.pause(false)
-            let taken = try await FleetTests.eventually(10) { try await AdminClient(server: servers[0]).call("POST", "/reset").status == 200 }
+            let taken = try await eventually(10) { try await AdminClient(server: servers[0]).call("POST", "/reset").status == 200 }
             #expect(taken)
-            for server in servers { #expect(try await FleetTests.eventually { try await FleetTests.status(server) == 200 }) }
+            for server in servers { #expect(try await eventually { try await FleetTests.status(server) == 200 }) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StubSystem
+import StubTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

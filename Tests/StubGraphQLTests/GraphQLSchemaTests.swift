@@ -2,6 +2,7 @@ import Foundation
 import StubCore
 import StubGraphQL
 import Testing
+import StubTestSupport
 
 /// `stubd check --graphql`: operation documents against the schema (graphql-core as the oracle),
 /// and each kind of drift between a stub's body and its operation's selection set.

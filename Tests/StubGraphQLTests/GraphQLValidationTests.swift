@@ -2,6 +2,7 @@ import Foundation
 import StubCore
 import StubGraphQL
 import Testing
+import StubTestSupport
 
 /// `check --graphql` on the schema itself (the type-system rules) and on operations' arguments
 /// and variables, each case against graphql-core (PyPI), the reference implementation's port:

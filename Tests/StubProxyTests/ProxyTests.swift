@@ -1,5 +1,6 @@
 import Foundation
 @testable import StubServer
+import StubTestSupport
 import StubTesting
 import Testing
 
@@ -76,7 +77,7 @@ import Testing
             let service = "127.0.0.1-\(upstream.port)"
             // The recording reaches the stub tree within a quarter second.
             let route = stubs.url.appendingPathComponent("\(service)/get-users-2/route.json").path
-            #expect(try await ReloadTests.eventually(2) { FileManager.default.fileExists(atPath: route) })
+            #expect(try await eventually(2) { FileManager.default.fileExists(atPath: route) })
             // Once reloaded, the same request is served from the new stub, not proxied.
             var servedFromStub = false
             for _ in 0..<100 where !servedFromStub {

@@ -2,6 +2,7 @@ import Foundation
 import StubCore
 @testable import StubServer
 import Testing
+import StubTestSupport
 
 /// The buffered access log: lines reach the file in order, a quiet server's line shows up without
 /// waiting for the buffer to fill, and stopping writes what is left.

@@ -2,6 +2,7 @@ import Foundation
 import StubCore
 import StubServer
 import Testing
+import StubTestSupport
 
 @Suite(.timeLimit(.minutes(3))) struct AdminTests {
     @Test func healthReportsRoutesAndVersion() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import StubTestSupport
 import StubTesting
 import Testing
 
@@ -146,41 +147,5 @@ import Testing
         let bad = try await stubd(["serve", "--max-body", "lots"])
         #expect(bad.exitCode == 2)
         #expect(bad.stderr.contains("--max-body expects a size"))
-    }
-}
-
-/// A `stubd serve` process started for one test; reads the bound URL from its first line.
-final class RunningDaemon: @unchecked Sendable {
-    // @unchecked: set up in init; `terminate` is called once, by the test that made it.
-    let child: Spawned
-    private(set) var baseURL = ""
-    private(set) var port = 0
-    private var firstLine = ""
-
-    init(arguments: [String], environment: [String: String]? = nil) throws {
-        child = try Spawned(Repository.stubdBinary, arguments, environment: environment)
-        firstLine = child.readLine()
-        guard let range = firstLine.range(of: "http://") else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "stubd did not start: \(firstLine)"])
-        }
-        baseURL = String(firstLine[range.lowerBound...].prefix { !$0.isWhitespace })
-        port = Int(baseURL.split(separator: ":").last ?? "") ?? 0
-    }
-
-    /// The daemon's process id.
-    var pid: pid_t { child.pid }
-
-    /// The first line stubd printed (where it serves).
-    var servingLine: String { firstLine }
-
-    /// Standard error, read by `terminate`.
-    private(set) var standardError = ""
-
-    /// Sends `signal`, waits for exit, returns the exit status and the rest of standard output.
-    func terminate(signal: Int32) -> (status: Int32, stdout: String) {
-        kill(child.pid, signal)
-        let rest = child.readToEnd()
-        standardError = rest.stderr
-        return (child.waitForExit(), firstLine + rest.stdout)
     }
 }

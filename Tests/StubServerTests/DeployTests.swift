@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StubTestSupport
 
 /// The fleet's deployment files: the Kubernetes manifests against the API's schemas
 /// (`kubernetes-validate`, PyPI), the HAProxy configuration with HAProxy itself, and the compose

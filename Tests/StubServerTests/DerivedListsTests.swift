@@ -1,5 +1,6 @@
 import Foundation
 import StubCore
+import StubTestSupport
 import StubdClient
 import StubTesting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StubServer
 import Testing
+import StubTestSupport
 
 /// `localhost` on both stacks: one port on 127.0.0.1 and ::1, because clients resolve localhost
 /// to either address first.

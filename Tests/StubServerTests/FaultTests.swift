@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import StubServer
+import StubTestSupport
 import StubTesting
 import Testing
 

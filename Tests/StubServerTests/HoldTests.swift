@@ -1,4 +1,5 @@
 import Foundation
+import StubTestSupport
 import StubdClient
 import StubServer
 import Testing

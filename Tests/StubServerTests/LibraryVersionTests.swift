@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import Testing
+import StubTestSupport
 
 /// Which libmicrohttpd serves: the daemon names it in `--version`, and `make test-mhd1` checks
 /// that every process of its run (the test process and the daemons it starts, whose environment

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StubServer
 import StubSystem
+import StubTestSupport
 import StubTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StubServer
 import StubCore
+import StubTestSupport
 import StubTesting
 import Testing
 
@@ -81,5 +82,31 @@ import Testing
         ])
         let catalog = try StubLoader.load(directory: stubs.url.path).get()
         #expect(catalog.routes.first?.variants.map(\.name).contains("503-slow") == true)
+    }
+
+    /// What a module's targets link, as Package.swift says (libmicrohttpd for CMicroHTTPD).
+    static func links(of target: String) throws -> Set<String> {
+        let package = try String(contentsOf: Repository.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let declaration = try #require(package.range(of: ".target(name: \"\(target)\", dependencies: ["), "\(target) in Package.swift")
+        let list = package[declaration.upperBound...].prefix { $0 != "]" }
+        return Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            .map { $0 == "CMicroHTTPD" ? "libmicrohttpd" : $0 })
+    }
+
+    /// The names in "links A, B, C and D" up to the next ";" or ")".
+    static func named(after text: Substring) -> Set<String> {
+        let list = text.prefix { $0 != ";" && $0 != ")" }.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: " and ", with: ", ")
+        return Set(list.split(separator: ",").map { $0.split(separator: " ").joined(separator: " ") }.filter { !$0.isEmpty })
+    }
+
+    @Test func whatTheReadmeSaysAModuleLinksIsWhatPackageSwiftLinks() throws {
+        let readme = ReadmeTests.readme
+        let product = try #require(readme.range(of: "The `StubServer` product links"))
+        #expect(ReadmeTests.named(after: readme[product.upperBound...]) == (try ReadmeTests.links(of: "StubServer")))
+        for target in ["StubServer", "StubTransport"] {
+            let line = try #require(readme.range(of: "Sources/\(target) "), "\(target) in the code layout")
+            let links = try #require(readme[line.upperBound...].range(of: "(links"))
+            #expect(ReadmeTests.named(after: readme[links.upperBound...]) == (try ReadmeTests.links(of: target)), "\(target)")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StubServer
+import StubTestSupport
 import StubTesting
 import Testing
 
@@ -8,16 +9,6 @@ import Testing
         "svc/hello/route.json": #"{"method": "GET", "path": "/hello"}"#,
         "svc/hello/200.json": #"{"greeting": "hello"}"#,
     ]
-
-    /// Polls until `condition` holds or `seconds` pass.
-    static func eventually(_ seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = monotonicMs() + seconds * 1000
-        while monotonicMs() < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return false
-    }
 
     /// The body at `path`, fetched by curl in its own process with a short timeout, so one slow
     /// fetch cannot use up the whole wait.
@@ -53,15 +44,15 @@ import Testing
             let temporary = stubs.url.appendingPathComponent("svc/hello/.200.json.swp")
             try Data(#"{"greeting": "renamed"}"#.utf8).write(to: temporary)
             _ = rename(temporary.path, stubs.url.appendingPathComponent("svc/hello/200.json").path)
-            let seen = try await ReloadTests.eventually { try await served(server, "/hello").contains("renamed") }
+            let seen = try await eventually { try await served(server, "/hello").contains("renamed") }
             let loaded = String(decoding: server.catalog.route(id: "svc/hello")?.route.variants.first?.body ?? [], as: UTF8.self)
             #expect(seen, "catalog now holds: \(loaded)")
             try stubs.write(["svc/bye/route.json": #"{"method": "GET", "path": "/bye"}"#, "svc/bye/200.json": "{}"])
-            #expect(try await ReloadTests.eventually { try await served(server, "/bye") == "{}" })
+            #expect(try await eventually { try await served(server, "/bye") == "{}" })
             try stubs.remove("svc/bye")
-            #expect(try await ReloadTests.eventually { try await served(server, "/bye").contains("no stub matches") })
+            #expect(try await eventually { try await served(server, "/bye").contains("no stub matches") })
             try stubs.write(["svc/hello/200.json": "{ broken"])
-            #expect(try await ReloadTests.eventually { server.health.problems.count == 1 })
+            #expect(try await eventually { server.health.problems.count == 1 })
             #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("renamed"))
         }
     }
@@ -73,7 +64,7 @@ import Testing
             // this process's threads busy.
             let slow = Task { try await Curl.run(["-s", server.url("/hello?__delay=3000").absoluteString]) }
             // Reload only once the request is in the server, held by its delay.
-            #expect(try await ReloadTests.eventually { server.bridge.suspensions.count == 1 })
+            #expect(try await eventually { server.bridge.suspensions.count == 1 })
             try stubs.write(["svc/hello/200.json": #"{"greeting": "new"}"#])
             try server.reload()
             let old = try await slow.value
@@ -94,11 +85,11 @@ import Testing
             // Links added while serving, deeper in the tree.
             for i in 0..<3 { #expect(symlink("..", stubs.url.appendingPathComponent("svc/.up\(i)").path) == 0) }
             try stubs.write(["svc/hello/200.json": #"{"greeting": "after links"}"#])
-            #expect(try await ReloadTests.eventually { try await HTTPClient.fetch(server.url("/hello")).text.contains("after links") })
+            #expect(try await eventually { try await HTTPClient.fetch(server.url("/hello")).text.contains("after links") })
             // A visible loop is a problem: the last good stubs stay and health says degraded.
             #expect(symlink(".", stubs.url.appendingPathComponent("loop").path) == 0)
             try stubs.write(["svc/hello/200.json": #"{"greeting": "ignored"}"#])
-            #expect(try await ReloadTests.eventually { server.health.problems.first?.description.hasPrefix("loop: leads to a folder already read") == true })
+            #expect(try await eventually { server.health.problems.first?.description.hasPrefix("loop: leads to a folder already read") == true })
             #expect(try await HTTPClient.fetch(server.url("/hello")).text.contains("after links"))
         }
     }
@@ -113,15 +104,15 @@ import Testing
         let stubs = try TemporaryStubDirectory(ReloadTests.base)
         try await withServer(stubs: stubs.url, configure: { $0.watch = true }) { server in
             try FileManager.default.removeItem(at: stubs.url)
-            #expect(try await ReloadTests.eventually { server.health.problems.count == 1 })
+            #expect(try await eventually { server.health.problems.count == 1 })
             #expect(try await reload.served(server, "/hello").contains("hello"), "the last good stubs are still served")
             try FileManager.default.createDirectory(at: stubs.url, withIntermediateDirectories: true)
             try stubs.write(["svc/hello/route.json": #"{"method": "GET", "path": "/hello"}"#, "svc/hello/200.json": #"{"greeting": "back"}"#])
-            #expect(try await ReloadTests.eventually(3) { try await reload.served(server, "/hello").contains("back") })
+            #expect(try await eventually(3) { try await reload.served(server, "/hello").contains("back") })
             #expect(server.health.problems.isEmpty)
             // Later edits are seen too: the new folder is watched.
             try stubs.write(["svc/hello/200.json": #"{"greeting": "edited"}"#])
-            #expect(try await ReloadTests.eventually(3) { try await reload.served(server, "/hello").contains("edited") })
+            #expect(try await eventually(3) { try await reload.served(server, "/hello").contains("edited") })
         }
     }
 
@@ -148,11 +139,11 @@ import Testing
             try Data(#"{"greeting": "replaced"}"#.utf8).write(to: next.appendingPathComponent("svc/hello/200.json"))
             _ = rename(stubs.url.path, old.path)
             _ = rename(next.path, stubs.url.path)
-            #expect(try await ReloadTests.eventually(3) { try await reload.served(server, "/hello").contains("replaced") })
+            #expect(try await eventually(3) { try await reload.served(server, "/hello").contains("replaced") })
             // Edits to the folder moved away are not what is served.
             try Data(#"{"greeting": "stale"}"#.utf8).write(to: old.appendingPathComponent("svc/hello/200.json"))
             try stubs.write(["svc/hello/200.json": #"{"greeting": "current"}"#])
-            #expect(try await ReloadTests.eventually(3) { try await reload.served(server, "/hello").contains("current") })
+            #expect(try await eventually(3) { try await reload.served(server, "/hello").contains("current") })
             try? FileManager.default.removeItem(at: old)
         }
     }
@@ -161,12 +152,12 @@ import Testing
         let stubs = try TemporaryStubDirectory(ReloadTests.base)
         try await withServer(stubs: stubs.url, configure: { $0.watch = true }) { server in
             #expect(mkfifo(stubs.url.appendingPathComponent("svc/hello/500.json").path, 0o644) == 0)
-            #expect(try await ReloadTests.eventually { server.health.problems.count == 1 })
+            #expect(try await eventually { server.health.problems.count == 1 })
             #expect(server.health.problems.first?.description.contains("svc/hello/500.json: is a FIFO, not a regular file") == true, "\(server.health.problems)")
             #expect(try await reload.served(server, "/hello").contains("hello"))
             try FileManager.default.removeItem(at: stubs.url.appendingPathComponent("svc/hello/500.json"))
             try FileManager.default.createSymbolicLink(atPath: stubs.url.appendingPathComponent("svc/hello/503.json").path, withDestinationPath: "/dev/zero")
-            #expect(try await ReloadTests.eventually { server.health.problems.first?.description.contains("503.json: is a character device") == true }, "\(server.health.problems)")
+            #expect(try await eventually { server.health.problems.first?.description.contains("503.json: is a character device") == true }, "\(server.health.problems)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import Testing
+import StubTestSupport
 
 /// Bad HTTP never crashes the daemon: each of these is answered with an error or a close, and the
 /// server keeps serving.

@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import Testing
+import StubTestSupport
 
 @Suite(.timeLimit(.minutes(3))) struct ServingTests {
     @Test func servesTheFixtureBytesWithJSONContentType() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import StubTestSupport
 import StubTesting
 import Testing
 

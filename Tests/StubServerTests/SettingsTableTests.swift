@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StubTestSupport
 
 /// The settings of `stubd serve` as one table: every flag and its `STUBD_*` variable take the
 /// same values, fail with the same words and treat an empty value alike, and `--help` and the

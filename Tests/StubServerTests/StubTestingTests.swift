@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import StubCore
+import StubTestSupport
 import StubTesting
 import Testing
 import StubSystem

@@ -1,6 +1,7 @@
 import Foundation
 import StubCore
 @testable import StubServer
+import StubTestSupport
 import StubTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import StubTLS
 import Testing
+import StubTestSupport
 
 /// `stubd tls init`'s files, read back with GnuTLS's `certtool` and Python's `ssl`, as a user
 /// checking them would.

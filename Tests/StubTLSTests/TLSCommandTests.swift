@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import StubTestSupport
 
 /// `stubd tls init` and `stubd serve --tls` as a developer runs them.
 @Suite(.timeLimit(.minutes(3))) struct TLSCommandTests {

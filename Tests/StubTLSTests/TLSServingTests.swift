@@ -1,6 +1,7 @@
 import Foundation
 import StubServer
 import Testing
+import StubTestSupport
 
 /// `serve --tls` over real sockets: curl and Python trust the server with the authority and
 /// refuse it without; everything plain HTTP does works the same over TLS.

@@ -1,26 +1,32 @@
 import Foundation
 
 /// Runs curl as a developer would at a terminal and returns its exit status and output.
-enum Curl {
-    struct Result {
-        var exitCode: Int32
-        var stdout: String
-        var stderr: String
+package enum Curl {
+    package struct Result {
+        package var exitCode: Int32
+        package var stdout: String
+        package var stderr: String
+
+        package init(exitCode: Int32, stdout: String, stderr: String) {
+            self.exitCode = exitCode
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
-    static func run(_ arguments: [String]) async throws -> Result {
+    package static func run(_ arguments: [String]) async throws -> Result {
         try await Subprocess.run("/usr/bin/curl", arguments)
     }
 }
 
 /// Runs a program to completion and captures its output.
-enum Subprocess {
+package enum Subprocess {
     /// Waits for the program on a thread of its own (see `OffPool`).
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Curl.Result {
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Curl.Result {
         try await OffPool.run { try runBlocking(executable, arguments, environment: environment) }
     }
 
-    static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Curl.Result {
+    package static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Curl.Result {
         let child = try Spawned(executable, arguments, environment: environment)
         let output = child.readToEnd()
         return Curl.Result(exitCode: child.waitForExit(), stdout: output.stdout, stderr: output.stderr)

@@ -1,9 +1,9 @@
 import Foundation
 
 /// HAR documents in the shapes the tools iOS developers use export them.
-enum HARFixtures {
+package enum HARFixtures {
     /// Proxyman 5: plain `text` bodies, full header lists, a CONNECT tunnel and a logo to skip.
-    static let proxyman = #"""
+    package static let proxyman = #"""
     {"log": {"version": "1.2", "creator": {"name": "Proxyman", "version": "5.1.0"}, "entries": [
      {"startedDateTime": "2026-11-30T10:00:00.000Z", "time": 12,
       "request": {"method": "GET", "url": "https://api.example.com/api/v1/users/1", "httpVersion": "HTTP/1.1",
@@ -38,7 +38,7 @@ enum HARFixtures {
     """#
 
     /// Chrome DevTools: base64 bodies, `_`-prefixed fields everywhere, a font to skip.
-    static let chrome = #"""
+    package static let chrome = #"""
     {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "pages": [], "entries": [
      {"_initiator": {"type": "script"}, "_priority": "High", "_resourceType": "fetch", "cache": {}, "connection": "443",
       "request": {"method": "GET", "url": "https://shop.test/v2/orders/5f1c9a2b7e4d3c2b1a0f9e8d", "httpVersion": "http/2.0",
@@ -67,7 +67,7 @@ enum HARFixtures {
     """#
 
     /// One request asked three times (a retry) with different answers, as Charles exports it.
-    static let repeated = #"""
+    package static let repeated = #"""
     {"log": {"version": "1.2", "creator": {"name": "Charles Proxy", "version": "4.6.6"}, "entries": [
      {"request": {"method": "GET", "url": "http://localhost:9000/status", "headers": [], "queryString": []},
       "response": {"status": 503, "headers": [{"name": "Retry-After", "value": "1"}, {"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"state\":\"starting\"}"}}},
@@ -79,11 +79,11 @@ enum HARFixtures {
     """#
 
     /// The secret strings of `secrets`: none may appear under the output directory.
-    static let secretStrings = ["eyJhbGciOiJIUzI1NiJ9.c3ViMTIz.s1gn4tur3", "sid=9d8c7b6a5f4e", "9d8c7b6a5f4e", "AKIA1234567890SECRET",
+    package static let secretStrings = ["eyJhbGciOiJIUzI1NiJ9.c3ViMTIz.s1gn4tur3", "sid=9d8c7b6a5f4e", "9d8c7b6a5f4e", "AKIA1234567890SECRET",
                                 "qk_live_0a1b2c3d", "hunter2-hunter2", "cs_8899aabbccdd", "at_1234567890abcdef", "rt_fedcba0987654321"]
 
     /// Secrets in headers, the query, the request body, the response body, and echoed elsewhere.
-    static let secrets = #"""
+    package static let secrets = #"""
     {"log": {"version": "1.2", "creator": {"name": "Proxyman", "version": "5.1.0"}, "entries": [
      {"request": {"method": "POST", "url": "https://auth.example.com/oauth/token?api_key=qk_live_0a1b2c3d&client=ios",
         "headers": [{"name": "Authorization", "value": "Bearer eyJhbGciOiJIUzI1NiJ9.c3ViMTIz.s1gn4tur3"}, {"name": "Cookie", "value": "sid=9d8c7b6a5f4e"},
@@ -101,7 +101,7 @@ extension HARFixtures {
     /// What real captures hold that the first importer missed: Chrome's `queryString` values left
     /// percent-encoded, a method no route can have, a JSON body labelled `text/plain` carrying a
     /// token, and an encoded path segment.
-    static let realWorld = #"""
+    package static let realWorld = #"""
     {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [
      {"request": {"method": "GET", "url": "https://api.example.com/v1/search?q=caf%C3%A9%20au%20lait&sort=new", "headers": [],
         "queryString": [{"name": "q", "value": "caf%C3%A9%20au%20lait"}, {"name": "sort", "value": "new"}]},
@@ -123,7 +123,7 @@ extension HARFixtures {
 extension HARFixtures {
     /// Answers told apart by a request header, an encoded slash inside a path segment, a repeated
     /// query name, a browser cache revalidation (304 with the cached body) and cookies of both kinds.
-    static let quirks = #"""
+    package static let quirks = #"""
     {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [
      {"request": {"method": "POST", "url": "http://localhost:3000/api/check-header", "headers": [{"name": "Accept", "value": "*/*"}]},
       "response": {"status": 401, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"error\":\"no header\"}"}}},
@@ -144,7 +144,7 @@ extension HARFixtures {
 
     /// An Apollo-style app's traffic: two GetUser queries told apart by a variable, a Login
     /// mutation whose variables hold a password, and one REST call on the same host.
-    static let graphQL = ##"""
+    package static let graphQL = ##"""
     {"log": {"version": "1.2", "creator": {"name": "Proxyman", "version": "5.0"}, "entries": [
     {"request": {"method": "POST", "url": "https://api.example.com/graphql", "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Authorization", "value": "Bearer gql-s3cr3t-t0ken"}], "queryString": [], "postData": {"mimeType": "application/json", "text": "{\"operationName\": \"GetUser\", \"query\": \"query GetUser($id: ID!) { user(id: $id) { id name } }\", \"variables\": {\"id\": \"1\"}}"}}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"data\": {\"user\": {\"id\": \"1\", \"name\": \"Jane\"}}}"}}},
     {"request": {"method": "POST", "url": "https://api.example.com/graphql", "headers": [{"name": "Content-Type", "value": "application/json"}, {"name": "Authorization", "value": "Bearer gql-s3cr3t-t0ken"}], "queryString": [], "postData": {"mimeType": "application/json", "text": "{\"operationName\": \"GetUser\", \"query\": \"query GetUser($id: ID!) { user(id: $id) { id name } }\", \"variables\": {\"id\": \"2\"}}"}}, "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}], "content": {"mimeType": "application/json", "text": "{\"data\": {\"user\": {\"id\": \"2\", \"name\": \"John\"}}}"}}},

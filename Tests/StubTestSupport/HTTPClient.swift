@@ -5,27 +5,33 @@ import FoundationNetworking
 #endif
 
 /// What a client got back: a response, or the URLError a real client would see.
-struct Fetched: Sendable {
-    var status: Int
-    var headers: [String: String]
-    var body: Data
+package struct Fetched: Sendable {
+    package var status: Int
+    package var headers: [String: String]
+    package var body: Data
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    package init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
 
-    func header(_ name: String) -> String? {
+    package var text: String { String(decoding: body, as: UTF8.self) }
+
+    package func header(_ name: String) -> String? {
         headers.first { $0.key.lowercased() == name.lowercased() }?.value
     }
 
-    func json() throws -> Any { try JSONSerialization.jsonObject(with: body) }
+    package func json() throws -> Any { try JSONSerialization.jsonObject(with: body) }
 }
 
 /// URLSession the way an app's API client uses it, with no cache and a short timeout.
-enum HTTPClient {
+package enum HTTPClient {
     /// One session for the whole test run, as an app has one: FoundationNetworking sessions are
     /// costly to create and are never freed unless invalidated.
-    static let shared = session(timeout: 30)
+    package static let shared = session(timeout: 30)
 
-    static func session(timeout: TimeInterval = 10) -> URLSession {
+    package static func session(timeout: TimeInterval = 10) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -34,7 +40,7 @@ enum HTTPClient {
         return URLSession(configuration: configuration)
     }
 
-    static func fetch(_ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
+    package static func fetch(_ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil,
                       timeout: TimeInterval = 10, session: URLSession? = nil) async throws -> Fetched {
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -50,7 +56,7 @@ enum HTTPClient {
     }
 
     /// The URLError code a request ends with, or nil if it got a response.
-    static func errorCode(_ url: URL, headers: [String: String] = [:], timeout: TimeInterval = 10) async -> URLError.Code? {
+    package static func errorCode(_ url: URL, headers: [String: String] = [:], timeout: TimeInterval = 10) async -> URLError.Code? {
         do {
             _ = try await fetch(url, headers: headers, timeout: timeout)
             return nil

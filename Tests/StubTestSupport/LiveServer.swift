@@ -3,16 +3,16 @@ import StubServer
 import StubTesting
 
 /// Paths in this repository, found from this file's location.
-enum Repository {
-    static var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
+package enum Repository {
+    package static var root: URL {
+        // Tests/StubTestSupport/LiveServer.swift
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    static var shippedStubs: URL { root.appendingPathComponent("Stubs") }
+    package static var shippedStubs: URL { root.appendingPathComponent("Stubs") }
 
     /// The `stubd` executable built beside the test bundle.
-    static var stubdBinary: String {
+    package static var stubdBinary: String {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stubd").path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         return root.appendingPathComponent(".build/debug/stubd").path
@@ -20,7 +20,7 @@ enum Repository {
 }
 
 /// Starts a server for one test body and always stops it, on success and on error.
-func withServer<T>(stubs: URL = Repository.shippedStubs, configure: (inout StubServerConfiguration) -> Void = { _ in },
+package func withServer<T>(stubs: URL = Repository.shippedStubs, configure: (inout StubServerConfiguration) -> Void = { _ in },
                    _ body: (StubServer) async throws -> T) async throws -> T {
     var configuration = StubServerConfiguration()
     // `make test` runs the serving, delay, fault, throttle and reload suites a second time with
@@ -36,6 +36,6 @@ func withServer<T>(stubs: URL = Repository.shippedStubs, configure: (inout StubS
 }
 
 /// Milliseconds on a monotonic clock.
-func monotonicMs() -> Double {
+package func monotonicMs() -> Double {
     Double(DispatchTime.now().uptimeNanoseconds) / 1_000_000
 }

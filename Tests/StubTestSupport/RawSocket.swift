@@ -6,10 +6,10 @@ import Glibc
 import StubSystem
 
 /// A plain TCP connection for sending bytes no HTTP client would send.
-final class RawSocket: @unchecked Sendable {
-    let fd: Int32
+package final class RawSocket: @unchecked Sendable {
+    package let fd: Int32
 
-    init(port: Int) throws {
+    package init(port: Int) throws {
         fd = socket(AF_INET, LibC.streamSocket, 0)
         var address = LibC.loopbackAddress(port: port)
         var timeout = LibC.timeval(seconds: 5)
@@ -20,23 +20,23 @@ final class RawSocket: @unchecked Sendable {
         guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
     }
 
-    func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { LibC.sendNoSignal(fd, $0.baseAddress, $0.count) }
     }
 
     /// Closes the sending side (a FIN), as a client that has said all it will.
-    func finishSending() {
+    package func finishSending() {
         shutdown(fd, Int32(SHUT_WR))
     }
 
     /// Everything the server sends until it closes (or `timeoutSeconds` pass without data).
-    func readAll(timeoutSeconds: Double = 5) -> [UInt8] {
+    package func readAll(timeoutSeconds: Double = 5) -> [UInt8] {
         readToEnd(timeoutSeconds: timeoutSeconds).bytes
     }
 
     /// Everything the server sends, and whether it then closed the connection (end of stream)
     /// rather than falling silent for `timeoutSeconds`.
-    func readToEnd(timeoutSeconds: Double = 5) -> (bytes: [UInt8], closed: Bool) {
+    package func readToEnd(timeoutSeconds: Double = 5) -> (bytes: [UInt8], closed: Bool) {
         var timeout = LibC.timeval(seconds: timeoutSeconds)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var out: [UInt8] = []
@@ -52,12 +52,12 @@ final class RawSocket: @unchecked Sendable {
     }
 
     /// `readToEnd` on a thread of its own (see `OffPool`).
-    func readUntilClosed(timeoutSeconds: Double = 5) async -> (bytes: [UInt8], closed: Bool) {
+    package func readUntilClosed(timeoutSeconds: Double = 5) async -> (bytes: [UInt8], closed: Bool) {
         (try? await OffPool.run { self.readToEnd(timeoutSeconds: timeoutSeconds) }) ?? ([], false)
     }
 
     /// What one read returns: the next bytes, or none at the end or after `timeoutSeconds`.
-    func readSome(timeoutSeconds: Double = 5) -> [UInt8] {
+    package func readSome(timeoutSeconds: Double = 5) -> [UInt8] {
         var timeout = LibC.timeval(seconds: timeoutSeconds)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -69,7 +69,7 @@ final class RawSocket: @unchecked Sendable {
     }
 
     /// `readAll` on a thread of its own (see `OffPool`).
-    func read(timeoutSeconds: Double = 5) async -> [UInt8] {
+    package func read(timeoutSeconds: Double = 5) async -> [UInt8] {
         (try? await OffPool.run { self.readAll(timeoutSeconds: timeoutSeconds) }) ?? []
     }
 

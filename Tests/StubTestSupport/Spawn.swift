@@ -9,14 +9,14 @@ import Darwin
 /// A child process started with `posix_spawn`, its standard output and error on pipes. The tests
 /// do not use Foundation's `Process` on Linux: with hundreds of sockets open in the test process it
 /// crashed in `run()`, and `FileHandle` reads end in a `try!` that a signal's EINTR trips.
-final class Spawned: @unchecked Sendable {
+package final class Spawned: @unchecked Sendable {
     // @unchecked: `pid` and the descriptors are set once in init; each pipe is read by one caller.
-    let pid: pid_t
+    package let pid: pid_t
     private let stdoutFD: Int32
     private let stderrFD: Int32
     private var status: Int32?
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         var out: [Int32] = [0, 0], err: [Int32] = [0, 0]
         guard Spawned.openPipe(&out), Spawned.openPipe(&err) else { throw Spawned.failure("pipe2") }
         let environment = environment.map { $0.map { "\($0.key)=\($0.value)" } }
@@ -40,7 +40,7 @@ final class Spawned: @unchecked Sendable {
     }
 
     /// Reads standard output up to and including its first newline (or its end).
-    func readLine() -> String {
+    package func readLine() -> String {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while Spawned.readRetrying(stdoutFD, &byte, 1) == 1 {
@@ -51,7 +51,7 @@ final class Spawned: @unchecked Sendable {
     }
 
     /// Reads both pipes to their ends at once (so neither fills while the other is read).
-    func readToEnd() -> (stdout: String, stderr: String) {
+    package func readToEnd() -> (stdout: String, stderr: String) {
         var fds = [pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)]
         var collected: [[UInt8]] = [[], []]
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -67,7 +67,7 @@ final class Spawned: @unchecked Sendable {
 
     /// Waits for the child to end: its exit status, or the signal that ended it.
     @discardableResult
-    func waitForExit() -> Int32 {
+    package func waitForExit() -> Int32 {
         if let status { return status }
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
@@ -77,7 +77,7 @@ final class Spawned: @unchecked Sendable {
     }
 
     /// True until the child has been waited for.
-    var isRunning: Bool { status == nil && kill(pid, 0) == 0 }
+    package var isRunning: Bool { status == nil && kill(pid, 0) == 0 }
 
     /// A pipe whose ends close on exec (the child gets only the copies made by `adddup2`; a
     /// child spawned by another thread in between has them closed by `closeOthers`).

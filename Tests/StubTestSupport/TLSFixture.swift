@@ -3,11 +3,11 @@ import StubServer
 import StubTLS
 
 /// A fresh `stubd tls init` folder for one test, removed afterwards.
-final class TLSFixture: Sendable {
-    let directory: TLSDirectory
-    let outcome: TLSDirectory.Outcome
+package final class TLSFixture: Sendable {
+    package let directory: TLSDirectory
+    package let outcome: TLSDirectory.Outcome
 
-    init(hosts: [String] = []) throws {
+    package init(hosts: [String] = []) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-tls-\(UUID().uuidString)").path
         directory = TLSDirectory(path: path)
         outcome = try directory.initialize(hosts: hosts)
@@ -16,7 +16,7 @@ final class TLSFixture: Sendable {
     deinit { try? FileManager.default.removeItem(atPath: directory.path) }
 
     /// HTTPS beside plain HTTP, both on free ports.
-    func configure(_ configuration: inout StubServerConfiguration, only: Bool = false) throws {
+    package func configure(_ configuration: inout StubServerConfiguration, only: Bool = false) throws {
         let identity = try ServerIdentity.load(from: directory)
         configuration.tls = .init(certificatePEM: identity.certificatePEM, keyPEM: identity.keyPEM, port: 0, only: only)
     }
@@ -24,7 +24,7 @@ final class TLSFixture: Sendable {
 
 extension StubServer {
     /// `tlsBaseURL` + path (with query).
-    func tlsURL(_ pathAndQuery: String) -> URL {
+    package func tlsURL(_ pathAndQuery: String) -> URL {
         URL(string: tlsBaseURL!.absoluteString + pathAndQuery)!
     }
 }

@@ -1,0 +1,23 @@
+import Foundation
+import StubServer
+
+/// `http://127.0.0.1:PORT`, as the browser scripts join paths to it.
+package func origin(_ server: StubServer) -> String {
+    var text = server.baseURL.absoluteString
+    while text.hasSuffix("/") { text.removeLast() }
+    return text
+}
+
+/// Where the browser suites put screenshots: `STUBD_SCREENSHOTS`, else a temporary folder.
+package func shots() throws -> String {
+    let shots = ProcessInfo.processInfo.environment["STUBD_SCREENSHOTS"]
+        ?? FileManager.default.temporaryDirectory.appendingPathComponent("stubd-screens-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
+    return shots
+}
+
+/// Whether Selenium and chromedriver are here.
+package enum Browser {
+    package static let firefox = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import websockets, shutil, sys; sys.exit(0 if shutil.which('firefox-esr') or shutil.which('firefox') else 1)"]).exitCode) == 0
+    package static let installed = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import selenium, shutil, sys; sys.exit(0 if shutil.which('chromedriver') else 1)"]).exitCode) == 0
+}
