@@ -21,18 +21,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, Server, cpu_seconds, route_table, stubd_command, wrk, write_stub_tree  # noqa: E402
+from common import ROOT, Server, cpu_seconds, route_table, spread_script, stubd_command, wrk, write_stub_tree  # noqa: E402
 
 FIXTURE = "/api/v1/users/1"
-
-
-def spread_script(paths, folder):
-    """A wrk script that walks PATHS in order, round and round."""
-    path = os.path.join(folder, "spread.lua")
-    with open(path, "w") as f:
-        f.write("paths = {" + ",".join(f'"{p}"' for p in paths) + "}\n")
-        f.write("i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n")
-    return path
 
 
 def main():
@@ -51,7 +42,7 @@ def main():
         write_stub_tree(stubs, [(folder, route, body) for folder, route, _, body in table])
         paths = ["/api/v1" + request for _, _, request, _ in table]
         random.Random(1).shuffle(paths)
-    script = spread_script(paths, work) if len(paths) > 1 else None
+    script = spread_script(work, paths) if len(paths) > 1 else None
     servers = []
     try:
         for spec in a.binaries:

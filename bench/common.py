@@ -327,3 +327,22 @@ def sigterm(proc, cap=10):
         proc.kill()
         proc.wait()
         return None
+
+
+def spread_script(folder, paths, name="spread.lua"):
+    """A wrk Lua script in FOLDER that sends the GETs of PATHS in turn, round and round (each
+    request formatted once, in init, so the script costs the load generator little)."""
+    lua = "local paths = {\n" + "".join(f'  "{p}",\n' for p in paths) + "}\n" + """
+local reqs, i = {}, 0
+init = function(args)
+  for k, p in ipairs(paths) do reqs[k] = wrk.format("GET", p) end
+end
+request = function()
+  i = i % #reqs + 1
+  return reqs[i]
+end
+"""
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write(lua)
+    return path

@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, Server, compile_c, cpu_seconds, median, pkg_config, route_table, stubd_command, wrk, write_stub_tree  # noqa: E402
+from common import ROOT, Server, compile_c, cpu_seconds, median, pkg_config, route_table, spread_script, stubd_command, wrk, write_stub_tree  # noqa: E402
 
 FIXTURE = "/api/v1/users/1"
 
@@ -42,24 +42,6 @@ def parse_args():
     p.add_argument("--floor-pkg-config", help="PKG_CONFIG_PATH for the floor's libmicrohttpd (default: the system's)")
     p.add_argument("--no-pin", action="store_true", help="do not pin the servers to core 1 and wrk to core 0")
     return p.parse_args()
-
-
-def spread_script(work, paths):
-    """A wrk Lua script that sends PATHS in turn."""
-    lua = "local paths = {\n" + "".join(f'  "{p}",\n' for p in paths) + "}\n" + """
-local reqs, i = {}, 0
-init = function(args)
-  for k, p in ipairs(paths) do reqs[k] = wrk.format("GET", p) end
-end
-request = function()
-  i = i % #reqs + 1
-  return reqs[i]
-end
-"""
-    path = os.path.join(work, "spread.lua")
-    with open(path, "w") as f:
-        f.write(lua)
-    return path
 
 
 def user_seconds(pid):

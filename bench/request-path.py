@@ -34,7 +34,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (BENCH, ROOT, KeepAlive, Server, build_release, compile_c, cpu_seconds, free_port, median,  # noqa: E402
-                    pkg_config, route_table, send_requests, stubd_command, wrk, write_stub_tree)
+                    pkg_config, route_table, send_requests, spread_script, stubd_command, wrk, write_stub_tree)
 
 FIXTURE = "/api/v1/users/1"
 VENV = os.environ.get("STUBD_BENCH_VENV", "/tmp/stubd-bench-venv")
@@ -284,24 +284,6 @@ def case_log(a):
     return [dict(medians, case=label, metric="req/s", ratios=True, note=f"{lines} log lines written"), cpu_row(label, cpu)]
 
 
-def spread_script(a, paths, name):
-    """A wrk Lua script that sends PATHS in turn (formatted once, in init)."""
-    lua = "local paths = {\n" + "".join(f'  "{p}",\n' for p in paths) + "}\n" + """
-local reqs, i = {}, 0
-init = function(args)
-  for k, p in ipairs(paths) do reqs[k] = wrk.format("GET", p) end
-end
-request = function()
-  i = i % #reqs + 1
-  return reqs[i]
-end
-"""
-    path = os.path.join(a.work, name)
-    with open(path, "w") as f:
-        f.write(lua)
-    return path
-
-
 def case_routes(a):
     """Case d: throughput over all routes of a 10,000-route table against a 10-route one."""
     print("case d route-table scale", flush=True)
@@ -316,7 +298,7 @@ def case_routes(a):
                 assert status == 200, f"{p} answered {status} on the {n}-route table"
             order = paths[:]
             random.Random(1).shuffle(order)  # spread over the table, literal and parameter routes mixed
-            scripts[n] = spread_script(a, order, f"spread{n}.lua")
+            scripts[n] = spread_script(a.work, order, f"spread{n}.lua")
         results = {name: [] for name, _ in servers}
         for r in range(a.rounds):
             for (name, server), n in zip(servers, (10, 10000)):
