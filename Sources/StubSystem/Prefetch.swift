@@ -24,12 +24,7 @@ public enum Prefetch {
     public static func element<Element>(_ index: Int, of array: [Element], forWriting: Bool = false) {
         array.withUnsafeBufferPointer { elements in
             guard index >= 0, index < elements.count, let base = elements.baseAddress else { return }
-            let first = UnsafeRawPointer(base + index)
-            for offset in stride(from: 0, to: MemoryLayout<Element>.stride, by: 64) {
-                if forWriting { CSystem_prefetch_for_writing(first + offset) } else { CSystem_prefetch_for_reading(first + offset) }
-            }
-            let last = first + (MemoryLayout<Element>.stride - 1)
-            if forWriting { CSystem_prefetch_for_writing(last) } else { CSystem_prefetch_for_reading(last) }
+            lines(of: UnsafeRawPointer(base + index), bytes: MemoryLayout<Element>.stride, forWriting: forWriting)
         }
     }
 
@@ -53,8 +48,20 @@ public enum Prefetch {
     @inlinable @inline(__always)
     public static func span(_ span: Span) {
         guard span.bytes > 0, let start = UnsafeRawPointer(bitPattern: span.start) else { return }
-        for offset in stride(from: 0, to: span.bytes, by: 64) { CSystem_prefetch_for_writing(start + offset) }
-        CSystem_prefetch_for_writing(start + (span.bytes - 1))
+        lines(of: start, bytes: span.bytes, forWriting: true)
+    }
+
+    /// Asks for every cache line `bytes` bytes from `start` touch: one per 64 bytes, and the last
+    /// byte's, which lies on a line of its own when `start` is not at a line's start.
+    @inlinable @inline(__always)
+    static func lines(of start: UnsafeRawPointer, bytes: Int, forWriting: Bool) {
+        if forWriting {
+            for offset in stride(from: 0, to: bytes, by: 64) { CSystem_prefetch_for_writing(start + offset) }
+            CSystem_prefetch_for_writing(start + (bytes - 1))
+        } else {
+            for offset in stride(from: 0, to: bytes, by: 64) { CSystem_prefetch_for_reading(start + offset) }
+            CSystem_prefetch_for_reading(start + (bytes - 1))
+        }
     }
 
     /// Asks for what freeing a value will write: every line of `span` (memory handed to the next

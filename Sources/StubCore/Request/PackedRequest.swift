@@ -1,4 +1,5 @@
 import StubSystem
+
 /// A request's path, query, headers and the start of its body in one byte array, with the
 /// method and scheme beside it: the copy the journal and the access log keep of every request,
 /// made with one allocation and decoded into a `StubRequest` only when someone reads it.
@@ -12,9 +13,6 @@ package struct PackedRequest: Sendable {
     package let scheme: RequestScheme
     /// The path, then the pairs, then the body kept.
     private let bytes: [UInt8]
-
-    /// Where the packed bytes lie, for the journal's drop hint (`JournalDropHint`).
-    var span: Prefetch.Span { Prefetch.Span(elementsOf: bytes) }
     /// The path's bytes, at the start of `bytes`.
     private let pathCount: Int
     private let queryCount: Int
@@ -27,10 +25,14 @@ package struct PackedRequest: Sendable {
     /// The path as sent.
     package var path: String { String(decoding: bytes[..<pathCount], as: UTF8.self) }
 
+    /// Where the packed bytes lie, for the journal's drop hint (`JournalDropHint`).
+    var span: Prefetch.Span { Prefetch.Span(elementsOf: bytes) }
+
     /// Writes pairs into the packed request's bytes as it is made (see `pack`): a length, then
-    /// the bytes, appended to an array whose room is reserved up front. Writing into the array's
-    /// uninitialized room through a pointer saved 0.8% of the instructions per request
-    /// (bench/instructions.py), about 0.3% of server CPU: not worth a pointer.
+    /// the bytes, appended to an array whose room is reserved up front. Writing through a pointer
+    /// saved 0.8% of the instructions per request against the array's uninitialized room, and
+    /// about 1.5% (680) against a ManagedBuffer (bench/instructions.py): under the 2% of server
+    /// CPU a pointer must earn (bench/README.md).
     package struct Writer {
         fileprivate private(set) var bytes: [UInt8] = []
         private let capacity: Int

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import StubSystem
 
 extension Array where Element: Sendable {
     /// `map(transform)`, spread over the cores when there are more than `threshold` elements
@@ -8,10 +8,10 @@ extension Array where Element: Sendable {
     func parallelMap<T: Sendable>(above threshold: Int, _ transform: @Sendable (Element) -> T) -> [T] {
         guard count > threshold else { return map(transform) }
         // One chunk per worker, each mapped on its own and put in its place under a lock taken
-        // once per chunk.
+        // once per chunk (StubSystem's Locked: Synchronization's Mutex needs macOS 15).
         let workers = Swift.min(count, 64)
         let size = (count + workers - 1) / workers
-        let chunks = Mutex([[T]](repeating: [], count: workers))
+        let chunks = Locked([[T]](repeating: [], count: workers))
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             let mapped = self[Swift.min(w * size, count)..<Swift.min((w + 1) * size, count)].map(transform)
             chunks.withLock { $0[w] = mapped }
