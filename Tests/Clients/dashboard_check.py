@@ -233,15 +233,20 @@ def phone_routes(phone, shots):
     tab(phone, "routes")
     wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#routes tr[data-route]"), timeout=3)
     out["phoneRoutesWidthFits"] = phone.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+    # Reached without scrolling sideways: the table's box may scroll down, never across.
+    out["phoneRoutesSideScroll"] = phone.execute_script(
+        "const wrap = document.getElementById('routes').closest('.table-wrap'); return wrap.scrollWidth - wrap.clientWidth")
     out["phoneControls"], out["phoneControlsOff"] = phone.execute_script("""
         const w = window.innerWidth, off = [];
+        const wrap = document.getElementById('routes').closest('.table-wrap');
         const controls = document.querySelectorAll('#routes tr[data-route] select, #routes tr[data-route] input, #routes tr[data-route] button');
         for (const c of controls) {
           c.scrollIntoView({ block: 'center' });
           const r = c.getBoundingClientRect();
           const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-          if (!(r.width > 0 && r.left >= 0 && r.right <= w + 1 && hit && (hit === c || c.contains(hit))))
-            off.push((c.getAttribute('aria-label') || c.className) + ' at ' + Math.round(r.left) + '..' + Math.round(r.right));
+          if (!(r.width > 0 && r.left >= 0 && r.right <= w + 1 && hit && (hit === c || c.contains(hit)) && wrap.scrollLeft === 0))
+            off.push((c.getAttribute('aria-label') || c.className) + ' at ' + Math.round(r.left) + '..' + Math.round(r.right) + ' scrolled ' + wrap.scrollLeft);
+          wrap.scrollLeft = 0;
         }
         return [controls.length, off];""")
     # A segment (the text between two break opportunities) spread over two lines was cut in the middle.

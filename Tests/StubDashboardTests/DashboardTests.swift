@@ -161,6 +161,7 @@ struct DashboardBrowserTests {
             // At 390 px the routes stack into cards: every control of every row on screen and hit
             // where it is drawn, no path cut inside a segment, and a variant steered from there.
             #expect(out["phoneRoutesWidthFits"] as? Bool == true)
+            #expect(out["phoneRoutesSideScroll"] as? Int == 0, "the routes scroll sideways by \(out["phoneRoutesSideScroll"] ?? "")")
             #expect((out["phoneControls"] as? Int ?? 0) >= 11 * 7, "\(out["phoneControls"] ?? "")")
             #expect((out["phoneControlsOff"] as? [String])?.isEmpty == true, "\(out["phoneControlsOff"] ?? "")")
             #expect((out["phonePathsCut"] as? [String])?.isEmpty == true, "\(out["phonePathsCut"] ?? "")")
