@@ -1,3 +1,4 @@
+// Public, not package, so that `withLock` is inlined into other modules (AtomicWord.swift says why).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,12 +10,12 @@ import Darwin
 /// Thread Sanitizer false positives on this platform. The mutex and the value live in memory of
 /// their own, not in stored properties, so taking the lock costs no runtime exclusivity check, and
 /// `withLock` is inlinable so other modules get it specialized: it is on every request's path.
-package final class Locked<Value> {
+public final class Locked<Value> {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline let value: UnsafeMutablePointer<Value>
 
     /// Wraps `value`.
-    package init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = .allocate(capacity: 1)
         self.value.initialize(to: value)
         mutex = .allocate(capacity: 1)
@@ -39,7 +40,7 @@ package final class Locked<Value> {
 
     /// Runs `body` with exclusive access to the value.
     @inlinable @discardableResult
-    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value.pointee)

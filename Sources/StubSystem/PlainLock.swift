@@ -1,3 +1,4 @@
+// Public, not package, so that `withLock` is inlined into other modules (AtomicWord.swift says why).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,13 +10,13 @@ import Darwin
 /// elsewhere (a file descriptor's order of writes, a check-then-act). A default mutex, which
 /// Thread Sanitizer models exactly; `Locked<()>` allocated an empty value per lock that TSan
 /// reported as racing.
-package final class PlainLock: @unchecked Sendable {
+public final class PlainLock: @unchecked Sendable {
     // @unchecked: the mutex is the synchronization; it lives in its own allocation and is only
     // touched through pthread calls.
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// An unlocked lock.
-    package init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -28,7 +29,7 @@ package final class PlainLock: @unchecked Sendable {
 
     /// Runs `body` holding the lock.
     @inlinable @discardableResult
-    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    public func withLock<R>(_ body: () throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
