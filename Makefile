@@ -18,7 +18,7 @@ test: deps
 	swift build --build-tests
 	swift test --skip-build --no-parallel
 	STUBD_PORTABLE=1 swift test --skip-build --no-parallel \
-	    --filter 'ServingTests|DelayTests|FaultTests|ThrottleTests|ReloadTests|LinkLoopTests|SlowClientTests|FramingTests|HeadSizeTests|StreamTests|HoldTests|ClientGoneTests'
+	    --filter 'ServingTests|DelayTests|FaultTests|ThrottleTests|ReloadTests|LinkLoopTests|SlowClientTests|FramingTests|HeadSizeTests|StreamTests|HoldTests|ClientGoneTests|WebSocketTests'
 	swift build --package-path Examples --build-tests
 	swift test --package-path Examples --skip-build --no-parallel
 

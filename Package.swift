@@ -35,6 +35,13 @@ let package = Package(
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
+        // WebSocket framing (RFC 6455) for a server doing its own I/O; the library is linked by name
+        // in the module map, since Debian ships no pkg-config file for it.
+        .systemLibrary(
+            name: "CWslay",
+            pkgConfig: "libwslay",
+            providers: [.apt(["libwslay-dev"]), .brew(["wslay"])]
+        ),
         .systemLibrary(name: "CSystem"),
         .target(name: "StubSystem", dependencies: ["CSystem"]),
         .target(name: "StubCore", dependencies: ["StubSystem"]),
@@ -51,8 +58,10 @@ let package = Package(
         // What any HTTP transport needs beside the bytes: framing decisions, admission, suspension
         // bookkeeping, deferred jobs, socket faults. No libmicrohttpd here.
         .target(name: "StubTransport", dependencies: ["StubCore", "StubSystem", "CSystem"]),
+        // WebSocket conversations on upgraded sockets: wslay's framing, one polling thread for all.
+        .target(name: "StubWebSocket", dependencies: ["StubCore", "StubSystem", "CWslay", "CSystem"]),
         // The libmicrohttpd adapter and the server that assembles the rest.
-        .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubTransport", "StubDashboard", "CMicroHTTPD", "CSystem"]),
+        .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubTransport", "StubWebSocket", "StubDashboard", "CMicroHTTPD", "CSystem"]),
         .target(name: "StubTesting", dependencies: ["StubServer"]),
         // Replicas sharing control state through Valkey or Redis (`serve --state`).
         .target(name: "StubFleet", dependencies: ["StubCore", "StubSystem", "CHiredis", "CGnuTLS"]),

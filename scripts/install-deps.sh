@@ -9,6 +9,8 @@ pkg-config --exists gnutls 2>/dev/null || missing+=(libgnutls28-dev)
 pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
 # The fleet's state store client (serve --state).
 pkg-config --exists hiredis 2>/dev/null || missing+=(libhiredis-dev)
+# WebSocket framing; Debian's package has no pkg-config file, so the header says.
+[[ -f /usr/include/wslay/wslay.h ]] || missing+=(libwslay-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v curl >/dev/null || missing+=(curl)
 # The tests read certificates back with GnuTLS's certtool and Python's ssl.

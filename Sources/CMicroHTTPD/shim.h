@@ -78,4 +78,9 @@ static inline struct MHD_OptionItem CMHD_client_discipline_option(int level) {
     return item;
 }
 
+/* Closes an upgraded connection: MHD_upgrade_action is variadic, which Swift cannot call. */
+static inline bool CMHD_upgrade_close(struct MHD_UpgradeResponseHandle *urh) {
+    return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE) == MHD_YES;
+}
+
 #endif

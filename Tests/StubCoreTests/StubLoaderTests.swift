@@ -73,7 +73,7 @@ import Testing
         ])
         let problems = stubs.problems()
         #expect(problems.count == 3, "\(problems)")
-        #expect(problems.contains(#"app/a/route.json: varaints: unknown key; did you mean "variants"? expected one of method, path, headers, default, variants, delay, throttle, description, operation, kind, etag, lastModified"#))
+        #expect(problems.contains(#"app/a/route.json: varaints: unknown key; did you mean "variants"? expected one of method, path, headers, default, variants, delay, throttle, description, operation, kind, etag, lastModified, websocket"#))
         #expect(problems.contains("app/b/200.json:4:3: not valid JSON: expected ',' or '}', found '\"'"))
         #expect(problems.contains { $0.hasPrefix("app/c/route.json: (top level): GET /api/users is defined twice: in app/a/ and in app/c/") })
     }

@@ -19,6 +19,9 @@ package enum LifecycleAction {
     case suspendFor(until: UInt64, start: @Sendable (_ resume: @escaping @Sendable () -> Void) -> Void)
     /// Write `bytes` on the raw connection, below HTTP (a fault), then `next`.
     case writeRaw([UInt8], then: AfterRawWrite)
+    /// Answer 101 with `headers` and hand the connection to the WebSocket side, which holds
+    /// `conversation` on it.
+    case upgrade(headers: [HTTPHeader], conversation: OpenConversation)
     /// Reset the connection (the peer sees RST), without an answer.
     case reset
     /// Close the connection without (more of) an answer.
@@ -84,4 +87,27 @@ package final class StepBox: Sendable {
 
     /// The step, once delivered; nil until then or when the store did not answer.
     package var step: Int? { answer.withLock { $0.step } }
+}
+
+/// A conversation about to start on an upgraded connection: its script and what the journal and
+/// the admin API name it by.
+package struct OpenConversation: Sendable {
+    /// The script.
+    package let conversation: Conversation
+    /// The route's id (`chat/room`).
+    package let routeID: String
+    /// The variant that was picked.
+    package let variant: String
+    /// The subprotocol chosen in the handshake.
+    package let subprotocol: String?
+    /// The session the handshake was made in, if any.
+    package let session: String?
+
+    package init(conversation: Conversation, routeID: String, variant: String, subprotocol: String?, session: String?) {
+        self.conversation = conversation
+        self.routeID = routeID
+        self.variant = variant
+        self.subprotocol = subprotocol
+        self.session = session
+    }
 }

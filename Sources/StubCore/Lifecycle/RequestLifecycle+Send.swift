@@ -41,6 +41,9 @@ extension RequestLifecycle {
         if let fault = plan.fault { return serve(fault, plan, request, env, now: now) }
         switch plan.response {
         case .variant(let variant, let key):
+            if let conversation = variant.conversation, let route = plan.route, let endpoint = route.webSocket {
+                return upgrade(conversation, endpoint: endpoint, route: route, plan, request, env, now: now)
+            }
             if let stream = plan.stream {
                 // Journaled when the stream ends, with what was sent.
                 self.plan = plan
@@ -89,6 +92,22 @@ extension RequestLifecycle {
         phase = .done
         finish(plan, request, env, now: now, status: reply.status, fault: nil)
         return .respond(status: reply.status, body: .bytes(reply.body, headers: reply.headers))
+    }
+
+    /// The 101 that hands the connection to `conversation`, or the HTTP answer refusing a
+    /// handshake that is not one (`WebSocketHandshake`).
+    private mutating func upgrade(_ conversation: Conversation, endpoint: WebSocketEndpoint, route: Route, _ plan: ResponsePlan,
+                                  _ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64) -> LifecycleAction {
+        switch WebSocketHandshake.accept(request, endpoint: endpoint) {
+        case .failure(let refusal):
+            return answer(refusal.reply, plan, request, env, now: now)
+        case .success(let accepted):
+            phase = .done
+            finish(plan, request, env, now: now, status: 101, fault: nil)
+            let open = OpenConversation(conversation: conversation, routeID: route.id, variant: plan.variantName ?? "",
+                                        subprotocol: accepted.subprotocol, session: plan.session)
+            return .upgrade(headers: accepted.headers, conversation: open)
+        }
     }
 
     /// The status a fault's own head says: 206 for a range, the variant's, or 200 for a variant

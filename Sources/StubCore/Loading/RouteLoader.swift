@@ -16,7 +16,7 @@ package struct RouteLoader {
 
     /// The methods a route may have.
     package static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
-    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description", "operation", "kind", "etag", "lastModified"]
+    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description", "operation", "kind", "etag", "lastModified", "websocket"]
 
     var routeFile: String { "\(folder)/route.json" }
     /// The file an operation route keeps its GraphQL document in.
@@ -31,17 +31,24 @@ package struct RouteLoader {
         var operation = GraphQLEndpoints.readOperation(members, defaults: defaults, reader: reader)
         // Without a `kind`, the operation's document beside route.json says what it is.
         if let named = operation, !keys.contains("kind"), let kind = documentedKind(of: named.name) { operation?.kind = kind }
-        for required in ["method", "path"] where !keys.contains(required) && operation == nil && !keys.contains("operation") {
+        let isWebSocket = keys.contains("websocket")
+        // A WebSocket handshake is a GET: the method may be left out.
+        for required in ["method", "path"] where !keys.contains(required) && operation == nil && !keys.contains("operation")
+            && !(required == "method" && isWebSocket) {
             reader.fail(required, "missing; expected a \(required == "method" ? "method like \"GET\"" : "path like \"/users/{id}\"")")
         }
-        var method = operation == nil ? "" : "POST", path = operation == nil ? "" : (defaults.graphqlPath ?? "")
+        var method = operation == nil ? (isWebSocket ? "GET" : "") : "POST", path = operation == nil ? "" : (defaults.graphqlPath ?? "")
         var routeHeaders: [HTTPHeader] = [], defaultName: String?
         var routeDelay = defaults.delay
         var routeThrottle = defaults.throttle
         var validators = CacheValidatorDefaults()
         var entries: [(key: String, value: JSONValue)] = []
+        var webSocket: WebSocketEndpoint?
         for (key, value) in members {
             switch key {
+            case "websocket":
+                webSocket = ConversationReader(reader: reader).endpoint(value, at: key)
+                if operation != nil { reader.fail(key, "expected an HTTP route: GraphQL subscriptions over WebSocket are not served yet") }
             case "operation", "kind":
                 continue
             case "method" where operation != nil, "path" where operation != nil:
@@ -82,8 +89,10 @@ package struct RouteLoader {
             reader.fail("path", "expected a path outside \(Limits.sessionPathPrefix), which names a session, found \"\(template.text)\"")
         }
         let files = bodyFiles(isOperation: operation != nil || keys.contains("operation"))
+        if isWebSocket && method != "GET" { reader.fail("method", "expected GET for a WebSocket route (the handshake is a GET), found \"\(method)\"") }
         var context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,
                                      envelope: defaults.envelope, delay: routeDelay, throttle: routeThrottle)
+        context.isWebSocket = isWebSocket
         context.validators = validators
         var variants: [Variant] = []
         for (name, value) in entries {
@@ -107,6 +116,8 @@ package struct RouteLoader {
                 return nil
             }
             defaultIndex = i
+        } else if let talking = variants.firstIndex(where: { $0.conversation != nil }) {
+            defaultIndex = talking
         } else {
             let successes = variants.indices.filter { (200..<300).contains(variants[$0].status) }
             // Without a 2xx, the first variant that is a response rather than a fault.
@@ -115,7 +126,7 @@ package struct RouteLoader {
         }
         return Route(id: folder, service: service, name: PathText.lastComponent(folder), method: method,
                      template: template, variants: variants, defaultIndex: defaultIndex, errorEnvelope: defaults.envelope,
-                     operation: operation?.name, operationKind: operation?.kind)
+                     operation: operation?.name, operationKind: operation?.kind, webSocket: webSocket)
     }
 
     /// The kind `operation.graphql` in the route's folder gives operation `name`, if the file

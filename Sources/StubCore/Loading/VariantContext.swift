@@ -7,6 +7,8 @@ struct VariantContext {
     let delay: DelaySpec?
     let throttle: Int?
     var validators = CacheValidatorDefaults()
+    /// True in a route with `"websocket"`, where a variant may hold a conversation.
+    var isWebSocket = false
 
     func variant(name: String, json: JSONValue?, file: BodyFile?) -> Variant? {
         let path = ValueReader.join("variants", name)
@@ -29,6 +31,12 @@ struct VariantContext {
         } else if let problem = file?.jsonError {
             reader.log.add(problem)
         }
+        if draft.conversation != nil {
+            if let status = draft.status, status != 101 {
+                reader.fail(path, "expected no status for a conversation (its handshake is answered with 101), found \(status)")
+            }
+            draft.status = 101
+        }
         guard let finalStatus = draft.status ?? (draft.fault != nil ? 0 : nil) else {
             reader.fail(path, "expected a status: start the name with one (\"401-\(name)\") or add \"status\"")
             return nil
@@ -45,7 +53,7 @@ struct VariantContext {
         return Variant(name: name, status: finalStatus, headers: merged, body: draft.body ?? [], condition: draft.condition,
                        delay: draft.delay, throttleBytesPerSecond: draft.throttle, fault: draft.fault, template: template,
                        description: draft.description, stream: stream, cutAfter: draft.cutAfter,
-                       bodySource: draft.body == nil ? nil : draft.bodySource)
+                       bodySource: draft.body == nil ? nil : draft.bodySource, conversation: draft.conversation)
     }
 
     /// Reads one key of a variant's object into `draft`. Every key has its own case, so a new
@@ -87,6 +95,11 @@ struct VariantContext {
         case .keepOpen:
             guard case .bool(let flag) = value else { return reader.fail(p, "expected true or false, found \(value.kindDescription)") }
             draft.keepOpen = flag
+        case .conversation:
+            guard isWebSocket else {
+                return reader.fail(p, "expected a conversation only in a WebSocket route; add \"websocket\": {} to route.json")
+            }
+            draft.conversation = ConversationReader(reader: reader).conversation(value, at: p)
         case .fault:
             if case .object = value {
                 draft.cutAfter = cutAfterFault(value, at: p)

@@ -1,6 +1,6 @@
 /// The keys a variant's object in `route.json` may hold, in the order the format describes them.
 enum VariantKey: String, CaseIterable {
-    case status, headers, body, error, when, description, delay, throttle, fault, template, stream, keepOpen, etag, lastModified
+    case status, headers, body, error, when, description, delay, throttle, fault, template, stream, keepOpen, etag, lastModified, conversation
 }
 
 /// A variant as its keys are read, before it is checked whole and made a `Variant`.
@@ -29,6 +29,8 @@ struct VariantDraft {
     /// True when `etag` and `lastModified` are the variant's own keys, not the route's: only
     /// those beat an `ETag` or `Last-Modified` in the headers.
     var ownValidators = false
+    /// A WebSocket variant's script.
+    var conversation: Conversation?
 
     /// A draft with what the name and the body file give, and the route's delay and throttle.
     init(name: String, file: BodyFile?, delay: DelaySpec?, throttle: Int?) {

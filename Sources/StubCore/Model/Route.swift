@@ -22,6 +22,9 @@ public final class Route: Sendable {
     public let operation: String?
     /// `query`, `mutation` or `subscription`, for an operation route.
     public let operationKind: String?
+    /// For a WebSocket route (`"websocket"` in route.json): what the handshake offers; nil for
+    /// a plain HTTP route.
+    public let webSocket: WebSocketEndpoint?
     /// Each variant's `when.path` resolved against `template`, by variant index; empty when no
     /// variant has one (most routes: no array is made for them).
     let pathConditions: [PathCondition?]
@@ -33,7 +36,7 @@ public final class Route: Sendable {
 
     /// Makes a route; `defaultIndex` must be a valid index into `variants`.
     package init(id: String, service: String?, name: String, method: String, template: PathTemplate, variants: [Variant], defaultIndex: Int,
-                errorEnvelope: ErrorEnvelope? = nil, operation: String? = nil, operationKind: String? = nil) {
+                errorEnvelope: ErrorEnvelope? = nil, operation: String? = nil, operationKind: String? = nil, webSocket: WebSocketEndpoint? = nil) {
         self.id = id
         self.service = service
         self.name = name
@@ -44,6 +47,7 @@ public final class Route: Sendable {
         self.errorEnvelope = errorEnvelope
         self.operation = operation
         self.operationKind = operation == nil ? nil : (operationKind ?? "query")
+        self.webSocket = webSocket
         pathConditions = variants.contains { $0.condition?.path.isEmpty == false }
             ? variants.map { $0.condition.flatMap { PathCondition($0.path, template: template) } } : []
     }

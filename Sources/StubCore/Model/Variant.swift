@@ -27,6 +27,9 @@ public final class Variant: Sendable {
     /// Where the body comes from, for messages: the body file (`app/user/200.json`) or the place in
     /// route.json (`app/user/route.json: variants.404.error`); nil without a body.
     public let bodySource: String?
+    /// For a WebSocket route: the conversation held once the handshake is answered with 101;
+    /// nil for a variant that answers the handshake over HTTP (a 401 refusing it).
+    public let conversation: Conversation?
     /// Its `ETag` and `Last-Modified`, when its headers have either: a conditional GET is then
     /// answered `304` when they match (nil for a stream, whose events are not one representation).
     package let validators: Validators?
@@ -42,7 +45,7 @@ public final class Variant: Sendable {
     /// Makes a variant from prepared parts.
     package init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
                 delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, template: ResponseTemplate? = nil,
-                description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil, bodySource: String? = nil) {
+                description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil, bodySource: String? = nil, conversation: Conversation? = nil) {
         self.name = name
         self.status = status
         self.headers = headers
@@ -56,6 +59,7 @@ public final class Variant: Sendable {
         self.stream = stream
         self.cutAfter = cutAfter
         self.bodySource = bodySource
+        self.conversation = conversation
         validators = stream == nil ? Validators(headers: headers) : nil
     }
 }

@@ -1,6 +1,7 @@
 import StubCore
 import StubTransport
 import StubSystem
+import StubWebSocket
 
 /// The libmicrohttpd side of every request: it reports events to the request's lifecycle
 /// (`RequestLifecycle`) and carries out the action each returns — queue a response, suspend
@@ -33,6 +34,8 @@ final class RequestBridge: Sendable {
     /// How long a client may leave sent bytes unread before the kernel aborts its connection
     /// (the idle timeout, when libmicrohttpd's own timer is off); nil: no such limit.
     let stalledSendLimitMs: Int?
+    /// Holds the WebSocket conversations of upgraded connections.
+    let webSockets: WebSocketHub
 
     var responder: StubResponder { environment.responder }
 
@@ -50,6 +53,11 @@ final class RequestBridge: Sendable {
                                                watchHangups: watchHangups, useEpoll: useEpoll)
         do { jobs = try DeferredJobs(waitingLimit: deferredWaitingLimit) } catch {
             suspensions.shutdown()
+            throw error
+        }
+        do { webSockets = try WebSocketHub() } catch {
+            suspensions.shutdown()
+            jobs.stop()
             throw error
         }
         self.maxBody = max(0, maxBody)
@@ -177,6 +185,9 @@ final class RequestBridge: Sendable {
             if let socket = connection.socket { FaultInjector.write(bytes, to: socket) }
             guard case .suspend(let until) = next else { return .close }
             return suspend(connection, context, until: until) == nil ? .close : .proceed
+        case .upgrade(let headers, let open):
+            guard let response = MHDResponse(upgradingTo: UpgradeTarget(hub: webSockets, open: open), headers: headers) else { return .close }
+            return connection.queue(status: 101, response) ? .proceed : .close
         case .reset:
             if let socket = connection.socket { FaultInjector.reset(socket) }
             return .close

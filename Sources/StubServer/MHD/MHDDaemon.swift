@@ -19,7 +19,7 @@ final class MHDDaemon: @unchecked Sendable {
     /// alive until `stop` returns.
     init(socket: ListenSocket, configuration: StubServerConfiguration, bridge: RequestBridge, tls: StubServerConfiguration.TLS? = nil) throws(StubServerError) {
         pemTexts = tls.map { [$0.keyPEM, $0.certificatePEM].compactMap { strdup(String(decoding: $0, as: UTF8.self)) } } ?? []
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_ALLOW_UPGRADE.rawValue | MHD_USE_TURBO.rawValue
         flags |= EventLoopChoice.usesEpoll(configuration.eventLoop) ? MHD_USE_EPOLL.rawValue : MHD_USE_POLL.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         // Not MHD_OPTION_STRICT_FOR_CLIENT: in 0.9.75 it answers a missing Host with a 400 whose head

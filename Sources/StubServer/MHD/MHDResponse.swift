@@ -43,6 +43,12 @@ final class MHDResponse: @unchecked Sendable {
         add(headers)
     }
 
+    /// Takes ownership of `made`, a response just created, adding `headers`.
+    init(adopting made: OpaquePointer, headers: [HTTPHeader]) {
+        pointer = made
+        add(headers)
+    }
+
     deinit { MHD_destroy_response(pointer) }
 
     private func add(_ headers: [HTTPHeader]) {

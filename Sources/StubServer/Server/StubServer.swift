@@ -153,6 +153,7 @@ public final class StubServer: Sendable {
             started?.stop()
             sweeper.stop()
             bridge.suspensions.shutdown()
+            bridge.webSockets.stop()
             log?.stop()
             throw error
         }
@@ -165,6 +166,8 @@ public final class StubServer: Sendable {
         daemons.withLock { daemons in
             guard !daemons.isEmpty else { return }
             watcher?.stop()
+            // Each open conversation hears the server going away (1001) before the daemon stops.
+            bridge.webSockets.stop()
             guard bridge.suspensions.drain(timeoutMs: 2000) || bridge.suspensions.drain(timeoutMs: 10_000) else {
                 // MHD_stop_daemon aborts the process while a connection is suspended. Leave the
                 // daemon running (and the bridge it points at alive) rather than crash.

@@ -26,8 +26,9 @@ enum RoutesCommand {
         var rows = [["SERVICE", "ROUTE", "METHOD", "PATH", "VARIANTS", "DEFAULT"]]
         for route in catalog.routes {
             // An operation route is listed by its kind, and its operation after its endpoint
-            // (`QUERY /graphql#GetUser`): one word per cell, as scripts split them.
-            let method = route.operationKind?.uppercased() ?? route.method
+            // (`QUERY /graphql#GetUser`), a WebSocket route as `WEBSOCKET`: one word per cell,
+            // as scripts split them.
+            let method = route.operationKind?.uppercased() ?? (route.webSocket != nil ? "WEBSOCKET" : route.method)
             let path = route.operation.map { "\(route.fullPath)#\($0)" } ?? route.fullPath
             rows.append([route.service ?? "-", route.name, method, path,
                          route.variants.map(\.name).joined(separator: ","), route.defaultVariant.name])

@@ -1,0 +1,111 @@
+/// A scripted WebSocket conversation: a variant's `conversation` in route.json. What the server
+/// sends when the connection opens, how it answers each client message, and how it ends.
+public struct Conversation: Sendable {
+    /// One message the server sends, after its delay (counted from the message before it in the
+    /// same list, or from the event that started the list).
+    public struct Message: Sendable, Equatable {
+        /// Text (sent as a text frame) or bytes (a binary frame).
+        public enum Payload: Sendable, Equatable {
+            case text(String)
+            case binary([UInt8])
+        }
+
+        public let payload: Payload
+        public let delay: DelaySpec?
+
+        package init(payload: Payload, delay: DelaySpec? = nil) {
+            self.payload = payload
+            self.delay = delay
+        }
+    }
+
+    /// How the server ends the conversation: a close frame with `code` and `reason`, or, when
+    /// `drop`, the connection closed without one (a server that died).
+    public struct Ending: Sendable, Equatable {
+        public let code: Int
+        public let reason: String
+        public let drop: Bool
+        /// End once this many client messages have arrived (and been answered).
+        public let afterMessages: Int?
+        /// End this long after the connection opened, in ms.
+        public let afterMs: Int?
+
+        package init(code: Int = 1000, reason: String = "", drop: Bool = false, afterMessages: Int? = nil, afterMs: Int? = nil) {
+            self.code = code
+            self.reason = reason
+            self.drop = drop
+            self.afterMessages = afterMessages
+            self.afterMs = afterMs
+        }
+    }
+
+    /// An answer to client messages: the first reply whose `when` holds for a message is used.
+    public struct Reply: Sendable {
+        public let condition: MessageCondition?
+        public let send: [Message]
+        /// Ends the conversation after `send` (its `afterMessages` and `afterMs` are not used).
+        public let close: Ending?
+
+        package init(condition: MessageCondition?, send: [Message], close: Ending? = nil) {
+            self.condition = condition
+            self.send = send
+            self.close = close
+        }
+    }
+
+    public let onOpen: [Message]
+    public let replies: [Reply]
+    public let ending: Ending?
+
+    package init(onOpen: [Message] = [], replies: [Reply] = [], ending: Ending? = nil) {
+        self.onOpen = onOpen
+        self.replies = replies
+        self.ending = ending
+    }
+
+    /// The first reply for a client message (`text` for a text frame, nil for binary), or nil.
+    package func reply(to bytes: [UInt8], text: String?) -> Reply? {
+        replies.first { $0.condition?.holds(bytes: bytes, text: text) ?? true }
+    }
+}
+
+/// Conditions on one client message (`when` of a reply): every one given must hold.
+public struct MessageCondition: Sendable {
+    /// The whole text, exactly.
+    public let text: String?
+    /// A regular expression found anywhere in the text (anchor it with `^…$` for the whole).
+    public let matches: String?
+    /// Top-level fields of a JSON message, as `when.body` compares a request's (`"*"`: present).
+    public let body: [String: String]
+
+    package init(text: String? = nil, matches: String? = nil, body: [String: String] = [:]) {
+        self.text = text
+        self.matches = matches
+        self.body = body
+    }
+
+    /// True when the message (its `text` when it is a text frame) satisfies every condition.
+    package func holds(bytes: [UInt8], text messageText: String?) -> Bool {
+        if let text, messageText != text { return false }
+        if let matches {
+            guard let messageText, let regex = try? Regex(matches), messageText.contains(regex) else { return false }
+        }
+        if !body.isEmpty {
+            let fields = BodyFields.parse(bytes, contentType: "application/json")
+            for (name, want) in body {
+                guard let got = fields[name], want == "*" || got == want else { return false }
+            }
+        }
+        return true
+    }
+}
+
+/// What makes a route a WebSocket endpoint (`"websocket"` in route.json).
+public struct WebSocketEndpoint: Sendable {
+    /// The subprotocols served, in order of preference; the first the client offers is chosen.
+    public let subprotocols: [String]
+
+    package init(subprotocols: [String] = []) {
+        self.subprotocols = subprotocols
+    }
+}

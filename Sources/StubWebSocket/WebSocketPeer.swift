@@ -1,0 +1,218 @@
+internal import CWslay
+import StubCore
+import StubSystem
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One upgraded connection and the conversation held on it. wslay frames and unframes (masking,
+/// fragments, control frames, ping answers, the close handshake, the size limit); this class
+/// feeds it the socket's bytes and runs the script. Only the hub's thread touches it.
+final class WebSocketPeer {
+    /// What a timer does when it is due.
+    enum Action {
+        case send(Conversation.Message.Payload)
+        case end(Conversation.Ending)
+        /// The close was sent and the client has not answered it in time.
+        case giveUp
+    }
+
+    let fd: Int32
+    let open: OpenConversation
+    private let release: @Sendable () -> Void
+    /// Bytes the client sent right after the handshake, read before the socket.
+    var inbound: [UInt8]
+    private(set) var context: OpaquePointer?
+    private let openedNs: UInt64
+    /// Client messages received.
+    private(set) var received = 0
+    /// Due times (monotonic ns) and what happens then, in no order.
+    var timers: [(due: UInt64, action: Action)] = []
+    /// True once the conversation has ended: a close queued or the connection dropped.
+    private var ending = false
+    /// A close to send once the messages queued before it are out: wslay sends control frames
+    /// ahead of queued messages, and a reply's last words must arrive before its close.
+    private var closeAfterQueue: (code: UInt16, reason: [UInt8])?
+    /// True once the read failed and the close went out: what arrives is dropped.
+    var draining = false
+    /// True once the connection is gone (read failed, dropped, or both closes done).
+    private(set) var finished = false
+
+    init(fd: Int32, extra: [UInt8], open: OpenConversation, maxMessageBytes: Int, now: UInt64, release: @escaping @Sendable () -> Void) {
+        self.fd = fd
+        self.open = open
+        self.release = release
+        inbound = extra
+        openedNs = now
+        var callbacks = wslay_event_callbacks(
+            recv_callback: { _, buffer, length, _, user in WebSocketPeer.of(user).receive(into: buffer, length) },
+            send_callback: { _, data, length, _, user in WebSocketPeer.of(user).transmit(data, length) },
+            genmask_callback: nil, on_frame_recv_start_callback: nil, on_frame_recv_chunk_callback: nil,
+            on_frame_recv_end_callback: nil,
+            on_msg_recv_callback: { _, arg, user in
+                guard let arg else { return }
+                let bytes = arg.pointee.msg.map { Array(UnsafeBufferPointer(start: $0, count: arg.pointee.msg_length)) } ?? []
+                WebSocketPeer.of(user).message(opcode: arg.pointee.opcode, bytes)
+            })
+        var made: OpaquePointer?
+        if wslay_event_context_server_init(&made, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0, let made {
+            context = made
+            wslay_event_config_set_max_recv_msg_length(made, UInt64(maxMessageBytes))
+        } else {
+            finished = true
+            release()
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        schedule(open.conversation.onOpen, from: now, then: nil)
+        if let ending = open.conversation.ending, let ms = ending.afterMs {
+            timers.append((now &+ UInt64(ms) * 1_000_000, .end(ending)))
+        }
+    }
+
+    deinit {
+        if let context { wslay_event_context_free(context) }
+    }
+
+    private static func of(_ user: UnsafeMutableRawPointer?) -> WebSocketPeer {
+        Unmanaged<WebSocketPeer>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    /// The poll events the peer waits for.
+    var wantedEvents: Int16 {
+        guard let context, !finished else { return 0 }
+        if draining { return Int16(POLLIN) }
+        var events: Int16 = 0
+        if wslay_event_want_read(context) != 0 { events |= Int16(POLLIN) }
+        if wslay_event_want_write(context) != 0 { events |= Int16(POLLOUT) }
+        return events
+    }
+
+    /// The socket is readable (or closed): frames are read and answered.
+    func readable() {
+        guard let context, !finished else { return }
+        if draining { return drain() }
+        let result = wslay_event_recv(context)
+        guard result != 0 else { return }
+        // A violation the frame layer finds (a fragmented or oversized control frame) ends the
+        // read with a 1002 queued, or none: either way the client gets its close (RFC 6455
+        // §7.1.7) before the connection closes. For a client that left, the send just fails.
+        if wslay_event_get_close_sent(context) == 0 {
+            if wslay_event_want_write(context) == 0 && result == WSLAY_ERR_PROTO.rawValue {
+                let reason = Array("protocol error".utf8)
+                _ = wslay_event_queue_close(context, 1002, reason, reason.count)
+            }
+            _ = wslay_event_send(context)
+        }
+        // Closing now, with the client's bytes unread, would reset the connection and could
+        // destroy the close frame before the client reads it: the rest is read and dropped
+        // until the client closes, for 2 s at most.
+        startDraining()
+    }
+
+    /// Sends what is queued, as far as the socket takes it; ends a connection that is done.
+    func flush() {
+        guard let context, !finished, !draining else { return }
+        if wslay_event_want_write(context) != 0, wslay_event_send(context) != 0 { return finish() }
+        if let close = closeAfterQueue, wslay_event_get_queued_msg_count(context) == 0 {
+            closeAfterQueue = nil
+            _ = wslay_event_queue_close(context, close.code, close.reason, close.reason.count)
+            if wslay_event_send(context) != 0 { return finish() }
+        }
+        guard wslay_event_want_read(context) == 0 && wslay_event_want_write(context) == 0 else { return }
+        // wslay stopped reading without the client's close (a message over the limit): what the
+        // client still sends is drained, so that the close frame is not lost to a reset.
+        if wslay_event_get_close_received(context) == 0 { return startDraining() }
+        finish()
+    }
+
+    /// Runs the timers that are due at `now`.
+    func fire(_ now: UInt64) {
+        guard !finished, timers.contains(where: { $0.due <= now }) else { return }
+        // In time order; timers due together run in the order they were set (a reply's messages, then its close).
+        let due = timers.enumerated().filter { $0.element.due <= now }.sorted { ($0.element.due, $0.offset) < ($1.element.due, $1.offset) }.map(\.element)
+        timers.removeAll { $0.due <= now }
+        for (_, action) in due where !finished {
+            switch action {
+            case .send(let payload): send(payload)
+            case .end(let ending): end(ending, now: now)
+            case .giveUp: finish()
+            }
+        }
+    }
+
+    /// Ends the conversation as the server going away does (1001), for a stopping server.
+    func goAway() {
+        guard let context, !finished, !ending else { return }
+        ending = true
+        timers.removeAll()
+        let reason = Array("server shutting down".utf8)
+        _ = wslay_event_queue_close(context, 1001, reason, reason.count)
+    }
+
+    /// Closes the connection now (the hub's last step for each peer).
+    func finish() {
+        guard !finished else { return }
+        finished = true
+        timers.removeAll()
+        release()
+    }
+
+    // MARK: The script
+
+    /// Schedules `messages` one after another from `start`, then `then` after the last.
+    private func schedule(_ messages: [Conversation.Message], from start: UInt64, then: Conversation.Ending?) {
+        var at = start
+        for message in messages {
+            at &+= UInt64(message.delay?.sample() ?? 0) * 1_000_000
+            timers.append((at, .send(message.payload)))
+        }
+        if let then { timers.append((at, .end(then))) }
+    }
+
+    private func message(opcode: UInt8, _ bytes: [UInt8]) {
+        guard let context, opcode == 1 || opcode == 2, !ending else { return }
+        var text: String?
+        if opcode == 1 {
+            // RFC 6455 §8.1: a text message that is not UTF-8 fails the connection with 1007.
+            guard let valid = String(validating: bytes, as: UTF8.self) else {
+                ending = true
+                let reason = Array("text message is not UTF-8".utf8)
+                _ = wslay_event_queue_close(context, 1007, reason, reason.count)
+                return
+            }
+            text = valid
+        }
+        received += 1
+        let now = MonotonicClock.now()
+        let reply = open.conversation.reply(to: bytes, text: text)
+        schedule(reply?.send ?? [], from: now, then: reply?.close)
+        if let ending = open.conversation.ending, ending.afterMessages == received {
+            let last = timers.map(\.due).max() ?? now
+            timers.append((max(last, now), .end(ending)))
+        }
+    }
+
+    private func send(_ payload: Conversation.Message.Payload) {
+        guard let context, !ending else { return }
+        let (opcode, bytes): (UInt8, [UInt8])
+        switch payload {
+        case .text(let text): (opcode, bytes) = (1, Array(text.utf8))
+        case .binary(let data): (opcode, bytes) = (2, data)
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            var message = wslay_event_msg(opcode: opcode, msg: buffer.baseAddress, msg_length: buffer.count)
+            _ = wslay_event_queue_msg(context, &message)
+        }
+    }
+
+    private func end(_ how: Conversation.Ending, now: UInt64) {
+        guard !ending else { return }
+        ending = true
+        if how.drop { return finish() }
+        closeAfterQueue = (UInt16(how.code), Array(how.reason.utf8))
+        // A client that never answers the close is let go after 2 s (RFC 6455 §7.1.1 leaves the wait open).
+        timers.append((now &+ 2_000_000_000, .giveUp))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import StubServer
+import StubTestSupport
+import StubTesting
+import Testing
+
+/// A WebSocket route: the handshake over libmicrohttpd's upgrade, a scripted conversation held
+/// by the hub's thread, and what it does with clients that break RFC 6455.
+@Suite(.timeLimit(.minutes(3))) struct WebSocketTests {
+    static let stubs = [
+        "chat/room/route.json": #"""
+        {
+          "path": "/chat/{room}",
+          "websocket": {"subprotocols": ["chat.v1"]},
+          "variants": {
+            "talk": {
+              "conversation": {
+                "onOpen": [{"text": "welcome"}, {"json": {"type": "presence", "online": 3}, "delay": {"ms": 100}}],
+                "replies": [
+                  {"when": {"text": "ping"}, "send": [{"text": "pong"}]},
+                  {"when": {"body": {"type": "message"}}, "send": [{"json": {"type": "ack"}}]},
+                  {"when": {"matches": "^bye"}, "send": [{"text": "see you"}], "close": {"code": 4000, "reason": "bye"}},
+                  {"send": [{"base64": "AAEC"}]}
+                ],
+                "close": {"afterMessages": 10, "code": 1000, "reason": "enough"}
+              }
+            },
+            "flaky": {"when": {"query": {"flaky": "1"}}, "conversation": {"onOpen": [{"text": "hi"}], "close": {"afterMessages": 1, "drop": true}}},
+            "401": {"when": {"headers": {"Authorization": "expired"}}, "body": {"error": "token expired"}}
+          }
+        }
+        """#,
+    ]
+
+    static func webSocketURL(_ server: StubServer) -> String {
+        server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "ws://").trimmingCharacters(in: ["/"])
+    }
+
+    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    func aRealClientHoldsTheScriptedConversation() async throws {
+        let folder = try TemporaryStubDirectory(WebSocketTests.stubs)
+        try await withServer(stubs: folder.url) { server in
+            let script = Repository.root.appendingPathComponent("Tests/Clients/ws_conversation.py").path
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, WebSocketTests.webSocketURL(server)])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
+            #expect(seen["subprotocol"] as? String == "chat.v1")
+            #expect(seen["onOpen"] as? [String] == ["welcome", #"{"type":"presence","online":3}"#])
+            #expect(seen["ping"] as? String == "pong")
+            #expect(seen["json"] as? String == #"{"type":"ack"}"#)
+            #expect(seen["fallback"] as? [Int] == [0, 1, 2])
+            #expect(seen["pong"] as? Bool == true)
+            // A reply's last message arrives before its close.
+            #expect(seen["bye"] as? String == "see you")
+            #expect((seen["closed"] as? [Any])?.first as? Int == 4000)
+            #expect((seen["closed"] as? [Any])?.last as? String == "bye")
+            // The variant picked by the handshake's query drops the connection without a close frame.
+            #expect(seen["flakyOpen"] as? String == "hi")
+            #expect((seen["dropped"] as? [String: Bool])?["closeFrame"] == false)
+            // The handshakes are in the journal as 101s of the route.
+            let journal = try await HTTPClient.fetch(server.url("/__stubd/journal"))
+            #expect(journal.text.contains("\"status\" : 101") || journal.text.contains("\"status\": 101"), "\(journal.text.prefix(400))")
+        }
+    }
+
+    @Test func violationsOfRFC6455AreClosedWithTheirCodes() async throws {
+        let folder = try TemporaryStubDirectory(WebSocketTests.stubs)
+        try await withServer(stubs: folder.url) { server in
+            let script = Repository.root.appendingPathComponent("Tests/Clients/ws_violations.py").path
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, String(server.port), "/chat/x"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
+            let expected: [String: Int] = [
+                "unmasked frame": 1002, "reserved bit set": 1002, "unknown opcode 3": 1002, "continuation without start": 1002,
+                "close code 999": 1002, "close code 1005": 1002, "invalid UTF-8 text": 1007, "close reason not UTF-8": 1007,
+                "message over the limit": 1009,
+                // wslay fails these in its frame layer and answers with a close frame without a code.
+                "fragmented ping": 1005, "ping of 126 bytes": 1005,
+            ]
+            for (name, code) in expected {
+                #expect(seen[name] as? Int == code, "\(name): \(String(describing: seen[name]))")
+            }
+            #expect(try await HTTPClient.fetch(server.url("/__stubd/health")).status == 200)
+        }
+    }
+
+    @Test func handshakesThatAreNotOneAreAnsweredOverHTTP() async throws {
+        let folder = try TemporaryStubDirectory(WebSocketTests.stubs)
+        try await withServer(stubs: folder.url) { server in
+            let url = server.url("/chat/lobby").absoluteString
+            let upgrade = ["-H", "Upgrade: websocket", "-H", "Connection: Upgrade", "-H", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="]
+            let plain = try await Curl.run(["-si", url])
+            #expect(plain.stdout.hasPrefix("HTTP/1.1 426"), "\(plain.stdout)")
+            #expect(plain.stdout.contains("this route is a WebSocket endpoint"))
+            let version = try await Curl.run(["-si", url] + upgrade + ["-H", "Sec-WebSocket-Version: 8"])
+            #expect(version.stdout.hasPrefix("HTTP/1.1 426") && version.stdout.contains("Sec-WebSocket-Version: 13"), "\(version.stdout)")
+            let key = try await Curl.run(["-si", url, "-H", "Upgrade: websocket", "-H", "Connection: Upgrade", "-H", "Sec-WebSocket-Version: 13",
+                                          "-H", "Sec-WebSocket-Key: short"])
+            #expect(key.stdout.hasPrefix("HTTP/1.1 400") && key.stdout.contains("invalid Sec-WebSocket-Key"), "\(key.stdout)")
+            // A variant without a conversation refuses the handshake as the API would.
+            let refused = try await Curl.run(["-si", url] + upgrade + ["-H", "Sec-WebSocket-Version: 13", "-H", "Authorization: expired"])
+            #expect(refused.stdout.hasPrefix("HTTP/1.1 401") && refused.stdout.contains("token expired"), "\(refused.stdout)")
+            // The RFC's own example key gets the RFC's accept value.
+            let accepted = try await Curl.run(["-si", "--max-time", "1", url] + upgrade + ["-H", "Sec-WebSocket-Version: 13"])
+            #expect(accepted.stdout.hasPrefix("HTTP/1.1 101"), "\(accepted.stdout)")
+            #expect(accepted.stdout.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="), "\(accepted.stdout)")
+        }
+    }
+
+    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    func aStoppingServerSaysGoingAwayToEveryConversation() async throws {
+        let folder = try TemporaryStubDirectory(WebSocketTests.stubs)
+        var configuration = StubServerConfiguration()
+        configuration.port = 0
+        let server = try StubServer(stubsAt: folder.url, configuration: configuration)
+        defer { server.stop() }
+        let script = Repository.root.appendingPathComponent("Tests/Clients/ws_hold_open.py").path
+        let clients = try Spawned("/usr/bin/env", ["python3", script, WebSocketTests.webSocketURL(server) + "/chat/lobby", "50"])
+        #expect(clients.readLine().hasPrefix("ready"))
+        server.stop()
+        let output = clients.readToEnd()
+        let codes = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [Int], "\(output.stdout)\(output.stderr)")
+        #expect(codes == Array(repeating: 1001, count: 50))
+    }
+
+    @Test(arguments: [
+        (#"{"method": "GET", "path": "/a", "variants": {"x": {"conversation": {}}}}"#, "expected a conversation only in a WebSocket route"),
+        (#"{"path": "/a", "websocket": {}, "method": "POST", "variants": {"x": {"conversation": {}}}}"#, "expected GET for a WebSocket route"),
+        (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"onOpen": [{"text": "a", "json": 1}]}}}}"#,
+         "variants.x.conversation.onOpen[0].json: expected one of text, json or base64 in a message, found a second"),
+        (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"close": {"afterMs": 5, "code": 1005}}}}}"#,
+         "variants.x.conversation.close.code: expected a close code a server may send"),
+        (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"close": {"code": 1000}}}}}"#,
+         "variants.x.conversation.close: expected afterMessages or afterMs"),
+        (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"replies": [{"when": {"matches": "(("}}]}}}}"#,
+         "variants.x.conversation.replies[0].when.matches: expected a regular expression"),
+        (#"{"path": "/a", "websocket": {"subprotocols": ["a b"]}, "variants": {"x": {"conversation": {}}}}"#,
+         "websocket.subprotocols[0]: expected a token"),
+    ])
+    func brokenConversationsAreExplained(route: String, expected: String) async throws {
+        let folder = try TemporaryStubDirectory(["svc/a/route.json": route])
+        let check = try await Subprocess.run(Repository.stubdBinary, ["check", folder.url.path])
+        #expect(check.exitCode == 1)
+        #expect((check.stdout + check.stderr).contains("svc/a/route.json"), "\(check.stdout)\(check.stderr)")
+        #expect((check.stdout + check.stderr).contains(expected), "\(check.stdout)\(check.stderr)")
+    }
+}
+
+/// Whether Python's websockets can be imported here.
+enum PythonWebSockets {
+    static let installed = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import websockets.sync.client"]).exitCode) == 0
+}
