@@ -35,4 +35,4 @@ export STUBD_EXPECT_LIBMICROHTTPD=$version
 swift build --build-tests --scratch-path "$scratch" -Xlinker -rpath -Xlinker "$prefix/lib"
 swift test --skip-build --scratch-path "$scratch" --no-parallel
 STUBD_PORTABLE=1 swift test --skip-build --scratch-path "$scratch" --no-parallel \
-    --filter 'ServingTests|DelayTests|FaultTests|ThrottleTests|ReloadTests|LinkLoopTests|SlowClientTests|FramingTests|HeadSizeTests|StreamTests|HoldTests|ClientGoneTests'
+    --filter 'ServingTests|DelayTests|FaultTests|ThrottleTests|ReloadTests|LinkLoopTests|SlowClientTests|FramingTests|HeadSizeTests|StreamTests|HoldTests|ClientGoneTests|WebSocketTests'

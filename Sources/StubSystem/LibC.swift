@@ -31,6 +31,15 @@ package enum LibC {
         #endif
     }
 
+    /// close(2), for types whose own `close` method hides the global function.
+    package static func close(_ fd: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.close(fd)
+        #else
+        _ = Darwin.close(fd)
+        #endif
+    }
+
     /// write(2).
     package static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)

@@ -9,7 +9,7 @@ import Darwin
 /// Every open WebSocket conversation, on one thread that polls all their sockets and runs their
 /// timers: no thread per connection. The transport hands over each upgraded socket with
 /// `adopt`, and a function that closes it; the hub calls that function exactly once.
-package final class WebSocketHub: @unchecked Sendable {
+package final class WebSocketHub: ConversationSteering, @unchecked Sendable {
     // @unchecked: `peers` is touched only on the hub's thread; `pending` behind its lock; the
     // descriptors never change; `thread` is set once in `init` and joined in `stop`.
 
@@ -26,7 +26,15 @@ package final class WebSocketHub: @unchecked Sendable {
     /// How long a stopping hub waits for its 1001 close frames to go out.
     static let goingAwayNs: UInt64 = 500_000_000
 
+    /// What the admin API asked for, waiting for the hub's thread.
+    private enum Command: Sendable {
+        case send(Conversation.Message.Payload, [Int])
+        case close([Int], code: Int, reason: String)
+    }
+
     private let pending = Locked<[Adoption]>([])
+    private let commands = Locked<[Command]>([])
+    private let book: ConversationBook
     private let wake: (read: Int32, write: Int32)
     private let count = AtomicWord<Int>(0)
     private let maxMessageBytes: Int
@@ -34,7 +42,8 @@ package final class WebSocketHub: @unchecked Sendable {
     private var thread: StoppableThread?
 
     /// Starts the hub's thread.
-    package init(maxMessageBytes: Int = WebSocketHub.defaultMaxMessageBytes) throws(SystemCallError) {
+    package init(book: ConversationBook, maxMessageBytes: Int = WebSocketHub.defaultMaxMessageBytes) throws(SystemCallError) {
+        self.book = book
         self.maxMessageBytes = maxMessageBytes
         var fds: [Int32] = [-1, -1]
         try SystemCall.run("pipe") { pipe(&fds) }
@@ -43,8 +52,8 @@ package final class WebSocketHub: @unchecked Sendable {
         do {
             thread = try StoppableThread(name: "stubd-websocket") { [unowned self] stopFD in self.run(stopFD: stopFD) }
         } catch {
-            close(fds[0])
-            close(fds[1])
+            LibC.close(fds[0])
+            LibC.close(fds[1])
             throw error
         }
     }
@@ -57,6 +66,20 @@ package final class WebSocketHub: @unchecked Sendable {
     package func adopt(fd: Int32, extra: [UInt8], open: OpenConversation, release: @escaping @Sendable () -> Void) {
         pending.withLock { $0.append(Adoption(fd: fd, extra: extra, open: open, release: release)) }
         count.add(1, ordering: .relaxed)
+        poke()
+    }
+
+    package func send(_ payload: Conversation.Message.Payload, to ids: [Int]) {
+        commands.withLock { $0.append(.send(payload, ids)) }
+        poke()
+    }
+
+    package func close(_ ids: [Int], code: Int, reason: String) {
+        commands.withLock { $0.append(.close(ids, code: code, reason: reason)) }
+        poke()
+    }
+
+    private func poke() {
         var byte: UInt8 = 1
         _ = LibC.write(wake.write, &byte, 1)
     }
@@ -66,8 +89,8 @@ package final class WebSocketHub: @unchecked Sendable {
     package func stop() {
         thread?.stop()
         thread = nil
-        close(wake.read)
-        close(wake.write)
+        LibC.close(wake.read)
+        LibC.close(wake.write)
     }
 
     private func run(stopFD: Int32) {
@@ -101,10 +124,18 @@ package final class WebSocketHub: @unchecked Sendable {
         }
         let now = MonotonicClock.now()
         for adoption in taken {
-            let peer = WebSocketPeer(fd: adoption.fd, extra: adoption.extra, open: adoption.open, maxMessageBytes: maxMessageBytes,
+            let peer = WebSocketPeer(fd: adoption.fd, extra: adoption.extra, open: adoption.open, book: book, maxMessageBytes: maxMessageBytes,
                                      now: now, release: adoption.release)
             peers.append(peer)
             peer.readable()
+        }
+        for command in commands.withLock({ list in defer { list.removeAll() }; return list }) {
+            switch command {
+            case .send(let payload, let ids):
+                for peer in peers where ids.contains(peer.id) { peer.send(payload) }
+            case .close(let ids, let code, let reason):
+                for peer in peers where ids.contains(peer.id) { peer.end(Conversation.Ending(code: code, reason: reason), now: now) }
+            }
         }
     }
 

@@ -21,6 +21,11 @@ final class WebSocketPeer {
 
     let fd: Int32
     let open: OpenConversation
+    /// The conversation's number in `book`.
+    let id: Int
+    private let book: ConversationBook
+    /// Who ended the conversation, once known: `server`, `dropped`, `stopped`, `client`.
+    private var endedBy: (by: String, code: Int?, reason: String)?
     private let release: @Sendable () -> Void
     /// Bytes the client sent right after the handshake, read before the socket.
     var inbound: [UInt8]
@@ -40,9 +45,12 @@ final class WebSocketPeer {
     /// True once the connection is gone (read failed, dropped, or both closes done).
     private(set) var finished = false
 
-    init(fd: Int32, extra: [UInt8], open: OpenConversation, maxMessageBytes: Int, now: UInt64, release: @escaping @Sendable () -> Void) {
+    init(fd: Int32, extra: [UInt8], open: OpenConversation, book: ConversationBook, maxMessageBytes: Int, now: UInt64,
+         release: @escaping @Sendable () -> Void) {
         self.fd = fd
         self.open = open
+        self.book = book
+        id = book.opened(open)
         self.release = release
         inbound = extra
         openedNs = now
@@ -54,7 +62,7 @@ final class WebSocketPeer {
             on_msg_recv_callback: { _, arg, user in
                 guard let arg else { return }
                 let bytes = arg.pointee.msg.map { Array(UnsafeBufferPointer(start: $0, count: arg.pointee.msg_length)) } ?? []
-                WebSocketPeer.of(user).message(opcode: arg.pointee.opcode, bytes)
+                WebSocketPeer.of(user).message(opcode: arg.pointee.opcode, bytes, closeCode: Int(arg.pointee.status_code))
             })
         var made: OpaquePointer?
         if wslay_event_context_server_init(&made, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0, let made {
@@ -102,6 +110,7 @@ final class WebSocketPeer {
             if wslay_event_want_write(context) == 0 && result == WSLAY_ERR_PROTO.rawValue {
                 let reason = Array("protocol error".utf8)
                 _ = wslay_event_queue_close(context, 1002, reason, reason.count)
+                endedBy = ("violation", 1002, "protocol error")
             }
             _ = wslay_event_send(context)
         }
@@ -146,6 +155,7 @@ final class WebSocketPeer {
     func goAway() {
         guard let context, !finished, !ending else { return }
         ending = true
+        endedBy = ("stopped", 1001, "server shutting down")
         timers.removeAll()
         let reason = Array("server shutting down".utf8)
         _ = wslay_event_queue_close(context, 1001, reason, reason.count)
@@ -156,6 +166,15 @@ final class WebSocketPeer {
         guard !finished else { return }
         finished = true
         timers.removeAll()
+        if let endedBy {
+            book.ended(id, code: endedBy.code, reason: endedBy.reason, by: endedBy.by)
+        } else if let context, wslay_event_get_close_sent(context) != 0 {
+            // A close nobody here asked for: wslay failed the connection on a violation.
+            let code = Int(wslay_event_get_status_code_sent(context))
+            book.ended(id, code: code == 0 ? nil : code, reason: "protocol violation", by: "violation")
+        } else {
+            book.ended(id, code: nil, reason: "connection lost", by: "client")
+        }
         release()
     }
 
@@ -171,19 +190,25 @@ final class WebSocketPeer {
         if let then { timers.append((at, .end(then))) }
     }
 
-    private func message(opcode: UInt8, _ bytes: [UInt8]) {
-        guard let context, opcode == 1 || opcode == 2, !ending else { return }
+    private func message(opcode: UInt8, _ bytes: [UInt8], closeCode: Int) {
+        guard let context else { return }
+        if opcode == 8 && endedBy == nil && wslay_event_get_close_sent(context) == 0 {
+            endedBy = ("client", closeCode == 0 ? nil : closeCode, String(decoding: bytes.dropFirst(2), as: UTF8.self))
+        }
+        guard opcode == 1 || opcode == 2, !ending else { return }
         var text: String?
         if opcode == 1 {
             // RFC 6455 §8.1: a text message that is not UTF-8 fails the connection with 1007.
             guard let valid = String(validating: bytes, as: UTF8.self) else {
                 ending = true
+                endedBy = ("violation", 1007, "text message is not UTF-8")
                 let reason = Array("text message is not UTF-8".utf8)
                 _ = wslay_event_queue_close(context, 1007, reason, reason.count)
                 return
             }
             text = valid
         }
+        book.message(id, incoming: true, binary: opcode == 2, bytes)
         received += 1
         let now = MonotonicClock.now()
         let reply = open.conversation.reply(to: bytes, text: text)
@@ -194,22 +219,26 @@ final class WebSocketPeer {
         }
     }
 
-    private func send(_ payload: Conversation.Message.Payload) {
-        guard let context, !ending else { return }
+    /// Queues one message (the script's, or one the admin API pushes).
+    func send(_ payload: Conversation.Message.Payload) {
+        guard let context, !ending, !finished else { return }
         let (opcode, bytes): (UInt8, [UInt8])
         switch payload {
         case .text(let text): (opcode, bytes) = (1, Array(text.utf8))
         case .binary(let data): (opcode, bytes) = (2, data)
         }
-        bytes.withUnsafeBufferPointer { buffer in
+        let queued = bytes.withUnsafeBufferPointer { buffer in
             var message = wslay_event_msg(opcode: opcode, msg: buffer.baseAddress, msg_length: buffer.count)
-            _ = wslay_event_queue_msg(context, &message)
+            return wslay_event_queue_msg(context, &message)
         }
+        if queued == 0 { book.message(id, incoming: false, binary: opcode == 2, bytes) }
     }
 
-    private func end(_ how: Conversation.Ending, now: UInt64) {
-        guard !ending else { return }
+    /// Ends the conversation as `how` says (the script's close, or one the admin API asks for).
+    func end(_ how: Conversation.Ending, now: UInt64) {
+        guard !ending, !finished else { return }
         ending = true
+        endedBy = how.drop ? ("dropped", nil, "closed without a close frame") : ("server", how.code, how.reason)
         if how.drop { return finish() }
         closeAfterQueue = (UInt16(how.code), Array(how.reason.utf8))
         // A client that never answers the close is let go after 2 s (RFC 6455 §7.1.1 leaves the wait open).

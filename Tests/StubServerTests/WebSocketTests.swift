@@ -2,6 +2,7 @@ import Foundation
 import StubServer
 import StubTestSupport
 import StubTesting
+import StubdClient
 import Testing
 
 /// A WebSocket route: the handshake over libmicrohttpd's upgrade, a scripted conversation held
@@ -121,6 +122,40 @@ import Testing
         let output = clients.readToEnd()
         let codes = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [Int], "\(output.stdout)\(output.stderr)")
         #expect(codes == Array(repeating: 1001, count: 50))
+    }
+
+    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    func aTestPushesAMessageAndClosesThroughTheAdminAPI() async throws {
+        let folder = try TemporaryStubDirectory(WebSocketTests.stubs)
+        try await withServer(stubs: folder.url) { server in
+            let client = StubdClient(baseURL: server.baseURL)
+            let script = Repository.root.appendingPathComponent("Tests/Clients/ws_steered.py").path
+            let steered = try Spawned("/usr/bin/env", ["python3", script, WebSocketTests.webSocketURL(server) + "/chat/lobby"])
+            #expect(steered.readLine().hasPrefix("ready"))
+            let open = try await client.conversations(route: "chat/room", openOnly: true)
+            #expect(open.count == 1 && open.first?.variant == "talk" && open.first?.path == "/chat/lobby")
+            #expect(try await client.sendToConversations(route: "chat/room", text: "pushed from the test") == 1)
+            // The client answers the push with "ping": once stubd has replied, close with the test's own code.
+            let id = try #require(open.first?.id)
+            #expect(try await eventually { try await client.conversations(route: "chat/room").first?.messagesOut == 4 })
+            try await client.closeConversation(id, code: 4001, reason: "test over")
+            let output = steered.readToEnd()
+            let seen = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.split(separator: "\n").last.map(String.init)?.utf8 ?? "".utf8)) as? [String: Any],
+                                    "\(output.stdout)\(output.stderr)")
+            #expect(seen["pushed"] as? String == "pushed from the test")
+            #expect(seen["pong"] as? String == "pong")
+            #expect((seen["closed"] as? [Any])?.first as? Int == 4001)
+            let ended = try #require(try await client.conversations(route: "chat/room").first)
+            #expect(ended.state == "ended" && ended.ending?.by == "server" && ended.ending?.code == 4001)
+            #expect(ended.messagesIn == 1 && ended.messagesOut == 4)
+            // What was said, both ways, in order.
+            let detail = try await HTTPClient.fetch(server.url("/__stubd/conversations/\(id)"))
+            let messages = try #require((try detail.json() as? [String: Any])?["messages"] as? [[String: Any]])
+            #expect(messages.map { $0["direction"] as? String ?? "" } == ["out", "out", "out", "in", "out"])
+            #expect(messages.compactMap { $0["text"] as? String }.contains("pushed from the test"))
+            // An ended conversation cannot be steered.
+            await #expect(throws: (any Error).self) { try await client.sendToConversation(id, text: "too late") }
+        }
     }
 
     @Test(arguments: [

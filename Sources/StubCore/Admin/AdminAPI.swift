@@ -15,6 +15,8 @@ package struct AdminAPI: Sendable {
         "GET /__stubd/journal", "DELETE /__stubd/journal", "GET /__stubd/journal/count",
         "GET /__stubd/journal/stream", "GET /__stubd/journal/pact", "POST /__stubd/pact/state",
         "GET /__stubd/sessions", "DELETE /__stubd/sessions/{session}",
+        "GET /__stubd/conversations", "POST /__stubd/conversations/send", "POST /__stubd/conversations/close",
+        "GET /__stubd/conversations/{id}", "POST /__stubd/conversations/{id}/send", "POST /__stubd/conversations/{id}/close",
         "POST /__stubd/reset", "POST /__stubd/reload", "GET /__stubd/ui",
     ]
 
@@ -105,6 +107,8 @@ package struct AdminAPI: Sendable {
             return request.method == "GET" ? count(request, session: session) : notAllowed(["GET"])
         case ("sessions", _):
             return sessions(request, parts: parts)
+        case ("conversations", _):
+            return conversations(request, parts: parts, session: session)
         case ("reset", 1):
             guard request.method == "POST" else { return notAllowed(["POST"]) }
             guard control.reset(session: session, requireStore: true) else { return storeAwayReply }

@@ -20,6 +20,8 @@ public final class StubControl: OverrideSource, Sendable {
     let releaser = Locked<(@Sendable ([UInt64]) -> Void)?>(nil)
     /// Live readers of the journal and of control changes (`GET /__stubd/journal/stream`).
     package let feed = JournalFeed()
+    /// The WebSocket conversations, open and recently ended, with their messages.
+    package let conversations = ConversationBook()
     /// Requests that broke the API contract so far (`serve --openapi`).
     private let violations = Locked(0)
 

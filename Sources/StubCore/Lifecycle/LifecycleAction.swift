@@ -102,12 +102,15 @@ package struct OpenConversation: Sendable {
     package let subprotocol: String?
     /// The session the handshake was made in, if any.
     package let session: String?
+    /// The handshake's path, as sent.
+    package let path: String
 
-    package init(conversation: Conversation, routeID: String, variant: String, subprotocol: String?, session: String?) {
+    package init(conversation: Conversation, routeID: String, variant: String, subprotocol: String?, session: String?, path: String) {
         self.conversation = conversation
         self.routeID = routeID
         self.variant = variant
         self.subprotocol = subprotocol
         self.session = session
+        self.path = path
     }
 }

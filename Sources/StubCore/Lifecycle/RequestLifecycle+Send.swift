@@ -105,7 +105,7 @@ extension RequestLifecycle {
             phase = .done
             finish(plan, request, env, now: now, status: 101, fault: nil)
             let open = OpenConversation(conversation: conversation, routeID: route.id, variant: plan.variantName ?? "",
-                                        subprotocol: accepted.subprotocol, session: plan.session)
+                                        subprotocol: accepted.subprotocol, session: plan.session, path: request.path)
             return .upgrade(headers: accepted.headers, conversation: open)
         }
     }

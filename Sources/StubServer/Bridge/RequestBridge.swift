@@ -55,7 +55,7 @@ final class RequestBridge: Sendable {
             suspensions.shutdown()
             throw error
         }
-        do { webSockets = try WebSocketHub() } catch {
+        do { webSockets = try WebSocketHub(book: responder.control.conversations) } catch {
             suspensions.shutdown()
             jobs.stop()
             throw error

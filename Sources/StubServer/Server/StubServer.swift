@@ -130,6 +130,7 @@ public final class StubServer: Sendable {
         bridge = madeBridge!
         let suspensions = bridge.suspensions
         control.setReleaser { tickets in for ticket in tickets { suspensions.resumeEarly(ticket) } }
+        control.conversations.attach(bridge.webSockets)
         if let shared = control.shared {
             // Connected before the first request, so a test's first override already reaches the fleet.
             shared.start(control: control, stubDirectory: directory.path, routes: catalog.routes.count)

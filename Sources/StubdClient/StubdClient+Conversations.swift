@@ -1,0 +1,73 @@
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Foundation
+
+/// WebSocket conversations: which are open, what was said, and messages or closes pushed into
+/// them from a test (a chat message arriving, the server hanging up) at the moment it chooses.
+extension StubdClient {
+    /// One conversation as the admin API lists it.
+    public struct ConversationInfo: Decodable, Sendable {
+        /// Its number, for `sendToConversation` and `closeConversation`.
+        public let id: Int
+        /// The route's id (`chat/room`) and the variant its handshake picked.
+        public let route: String
+        public let variant: String
+        /// The handshake's path and session, and the subprotocol chosen.
+        public let path: String
+        public let session: String?
+        public let subprotocol: String?
+        /// `open` or `ended`.
+        public let state: String
+        /// Messages from the client and from stubd so far.
+        public let messagesIn: Int
+        public let messagesOut: Int
+        /// How it ended, once it has.
+        public let ending: Ending?
+
+        /// Who closed and with what: `by` is `server`, `client`, `violation`, `dropped` or `stopped`.
+        public struct Ending: Decodable, Sendable {
+            public let by: String
+            public let code: Int?
+            public let reason: String
+        }
+    }
+
+    /// The conversations (open ones first, then the last ended), of one route when given.
+    public func conversations(route: String? = nil, openOnly: Bool = false, session: String? = nil) async throws -> [ConversationInfo] {
+        var query: [(String, String)] = []
+        if let route { query.append(("route", route)) }
+        if openOnly { query.append(("open", "true")) }
+        return try await call("GET", "conversations", query: query, session: session, as: ConversationList.self).conversations
+    }
+
+    /// Pushes `text` into every open conversation of `route` (every open one when nil); how many.
+    @discardableResult
+    public func sendToConversations(route: String? = nil, text: String, session: String? = nil) async throws -> Int {
+        var body: [String: Any] = ["text": text]
+        if let route { body["route"] = route }
+        return try await call("POST", "conversations/send", json: body, session: session, as: Sent.self).sent
+    }
+
+    /// Pushes `text` into conversation `id`.
+    public func sendToConversation(_ id: Int, text: String) async throws {
+        try await send("POST", "conversations/\(id)/send", json: ["text": text])
+    }
+
+    /// Closes every open conversation of `route` (every open one when nil) with `code`; how many.
+    @discardableResult
+    public func closeConversations(route: String? = nil, code: Int = 1000, reason: String = "", session: String? = nil) async throws -> Int {
+        var body: [String: Any] = ["code": code, "reason": reason]
+        if let route { body["route"] = route }
+        return try await call("POST", "conversations/close", json: body, session: session, as: Closed.self).closed
+    }
+
+    /// Closes conversation `id` with `code`.
+    public func closeConversation(_ id: Int, code: Int = 1000, reason: String = "") async throws {
+        try await send("POST", "conversations/\(id)/close", json: ["code": code, "reason": reason])
+    }
+
+    struct ConversationList: Decodable { let conversations: [ConversationInfo] }
+    struct Sent: Decodable { let sent: Int }
+    struct Closed: Decodable { let closed: Int }
+}
