@@ -44,10 +44,57 @@ extension WebSocketPeer {
 
     func transmit(_ data: UnsafePointer<UInt8>?, _ length: Int) -> Int {
         guard let context else { return -1 }
-        let n = LibC.sendNoSignal(fd, data, length)
+        if silent { return length }
+        var count = length
+        if let rate = open.conversation.bytesPerSecond {
+            // Throttled: a twentieth of a second's bytes at a time, the next write due when
+            // those bytes would have taken to go at the rate.
+            let now = MonotonicClock.now()
+            guard now >= nextWriteNs else {
+                wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK.rawValue)
+                return -1
+            }
+            count = min(length, max(1, rate / 20))
+            let sent = LibC.sendNoSignal(fd, data, count)
+            if sent > 0 {
+                // The hub wakes for the next part: the socket's room is not asked for meanwhile.
+                nextWriteNs = now &+ UInt64(sent) * 1_000_000_000 / UInt64(rate)
+                if !timers.contains(where: { if case .resume = $0.action { true } else { false } }) { timers.append((nextWriteNs, .resume)) }
+                return sent
+            }
+            count = -1
+        }
+        let n = count < 0 ? -1 : LibC.sendNoSignal(fd, data, count)
         if n >= 0 { return n }
         let wouldBlock = errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR
         wslay_event_set_error(context, wouldBlock ? WSLAY_ERR_WOULDBLOCK.rawValue : WSLAY_ERR_CALLBACK_FAILURE.rawValue)
         return -1
+    }
+}
+
+/// The socket faults of a conversation (`"fault"`).
+extension WebSocketPeer {
+    /// The server stops answering (no replies, no pongs) but keeps the connection: what the
+    /// client sends is read and dropped until it leaves.
+    func hang() {
+        guard !finished else { return }
+        markEnded(by: "client", code: nil, reason: "left a conversation that hung")
+        timers.removeAll()
+        // What was said before the hang still goes out.
+        if let context { _ = wslay_event_send(context) }
+        silent = true
+        draining = true
+        drain()
+    }
+
+    /// Writes the start of a text frame that announces 64 bytes, 16 of them, then closes the
+    /// connection: a message cut mid-frame.
+    func cut() {
+        guard !finished else { return }
+        markEnded(by: "dropped", code: nil, reason: "cut mid-frame")
+        if let context { _ = wslay_event_send(context) }
+        let partial: [UInt8] = [0x81, 64] + Array("a message cut of".utf8)
+        _ = partial.withUnsafeBytes { LibC.sendNoSignal(fd, $0.baseAddress, $0.count) }
+        finish()
     }
 }

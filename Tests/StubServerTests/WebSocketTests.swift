@@ -158,11 +158,48 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    func socketFaultsFailAsRealServersDo() async throws {
+        let folder = try TemporaryStubDirectory([
+            "f/echo/route.json": #"{"path": "/f/echo", "websocket": {}, "variants": {"echo": {"conversation": {"replies": [{"send": [{"echo": true}]}]}}}}"#,
+            "f/hang/route.json": #"""
+            {"path": "/f/hang", "websocket": {}, "variants": {"hang": {"conversation": {
+              "replies": [{"send": [{"text": "answered"}]}], "fault": {"kind": "hang", "afterMessages": 1}}}}}
+            """#,
+            "f/cut/route.json": #"{"path": "/f/cut", "websocket": {}, "variants": {"cut": {"conversation": {"fault": {"kind": "cut", "afterMs": 0}}}}}"#,
+            "f/slow/route.json": #"""
+            {"path": "/f/slow", "websocket": {}, "variants": {"slow": {"conversation": {
+              "onOpen": [{"text": "\#(String(repeating: "x", count: 400))"}], "throttle": {"bytesPerSecond": 200}}}}}
+            """#,
+        ])
+        try await withServer(stubs: folder.url) { server in
+            let script = Repository.root.appendingPathComponent("Tests/Clients/ws_faults.py").path
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, WebSocketTests.webSocketURL(server)])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
+            // An echo sends each message back as it came, text as text and bytes as bytes.
+            #expect((seen["echo"] as? [Any])?.first as? String == "hello")
+            #expect((seen["echo"] as? [Any])?.last as? [Int] == [1, 2])
+            // A hung server answered before, and now answers nothing, not even a ping.
+            #expect(seen["beforeHang"] as? String == "answered")
+            #expect(seen["pongBeforeHang"] as? Bool == true)
+            #expect(seen["pongAfterHang"] as? Bool == false)
+            // A frame cut in the middle: the connection ends without a close frame.
+            #expect((seen["cut"] as? [String: Bool])?["closeFrame"] == false)
+            // 402 bytes of frame at 200 bytes a second take about two seconds.
+            let slow = try #require(seen["slow"] as? [String: Any])
+            #expect(slow["bytes"] as? Int == 400)
+            #expect((slow["seconds"] as? Double ?? 0) >= 1.5, "\(slow)")
+            let book = try await HTTPClient.fetch(server.url("/__stubd/conversations?route=f/cut"))
+            #expect(book.text.contains("cut mid-frame"), "\(book.text)")
+        }
+    }
+
     @Test(arguments: [
         (#"{"method": "GET", "path": "/a", "variants": {"x": {"conversation": {}}}}"#, "expected a conversation only in a WebSocket route"),
         (#"{"path": "/a", "websocket": {}, "method": "POST", "variants": {"x": {"conversation": {}}}}"#, "expected GET for a WebSocket route"),
         (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"onOpen": [{"text": "a", "json": 1}]}}}}"#,
-         "variants.x.conversation.onOpen[0].json: expected one of text, json or base64 in a message, found a second"),
+         "variants.x.conversation.onOpen[0].json: expected one of text, json, base64 or echo in a message, found a second"),
         (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"close": {"afterMs": 5, "code": 1005}}}}}"#,
          "variants.x.conversation.close.code: expected a close code a server may send"),
         (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"close": {"code": 1000}}}}}"#,

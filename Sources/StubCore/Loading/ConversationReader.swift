@@ -32,12 +32,17 @@ struct ConversationReader {
 
     /// `{"onOpen": [...], "replies": [...], "close": {...}}`, all keys optional.
     func conversation(_ value: JSONValue, at path: String) -> Conversation? {
-        guard let members = reader.object(value, at: path, allowed: ["onOpen", "replies", "close"]) else { return nil }
+        guard let members = reader.object(value, at: path, allowed: ["onOpen", "replies", "close", "fault", "throttle"]) else { return nil }
         var onOpen: [Conversation.Message] = [], replies: [Conversation.Reply] = [], ending: Conversation.Ending?
+        var fault: Conversation.SocketFault?, bytesPerSecond: Int?
         for (key, v) in members {
             let p = ValueReader.join(path, key)
             switch key {
-            case "onOpen": onOpen = messages(v, at: p)
+            case "onOpen":
+                onOpen = messages(v, at: p)
+                if onOpen.contains(where: { $0.payload == .echo }) { reader.fail(p, "expected echo only in a reply's send: on open there is nothing to echo") }
+            case "fault": fault = socketFault(v, at: p)
+            case "throttle": bytesPerSecond = reader.throttle(v, at: p)
             case "replies":
                 guard case .array(let items) = v else {
                     reader.fail(p, "expected an array of replies like {\"when\": {\"text\": \"ping\"}, \"send\": [{\"text\": \"pong\"}]}, found \(v.kindDescription)")
@@ -47,7 +52,7 @@ struct ConversationReader {
             default: ending = self.ending(v, at: p, timed: true)
             }
         }
-        return Conversation(onOpen: onOpen, replies: replies, ending: ending)
+        return Conversation(onOpen: onOpen, replies: replies, ending: ending, fault: fault, bytesPerSecond: bytesPerSecond)
     }
 
     private func reply(_ value: JSONValue, at path: String) -> Conversation.Reply? {
@@ -95,13 +100,16 @@ struct ConversationReader {
     }
 
     private func message(_ value: JSONValue, at path: String) -> Conversation.Message? {
-        guard let members = reader.object(value, at: path, allowed: ["text", "json", "base64", "delay"]) else { return nil }
+        guard let members = reader.object(value, at: path, allowed: ["text", "json", "base64", "echo", "delay"]) else { return nil }
         var payload: Conversation.Message.Payload?, delay: DelaySpec?
         for (key, v) in members {
             let p = ValueReader.join(path, key)
             switch key {
             case "delay": delay = reader.delay(v, at: p)
-            case _ where payload != nil: reader.fail(p, "expected one of text, json or base64 in a message, found a second")
+            case _ where payload != nil: reader.fail(p, "expected one of text, json, base64 or echo in a message, found a second")
+            case "echo":
+                guard case .bool(true) = v else { reader.fail(p, "expected true (the client's message, sent back)"); continue }
+                payload = .echo
             case "text": payload = reader.string(v, at: p).map { .text($0) }
             case "json": payload = .text(v.serialized(pretty: false))
             default:
@@ -114,8 +122,8 @@ struct ConversationReader {
             }
         }
         guard let payload else {
-            if !members.contains(where: { ["text", "json", "base64"].contains($0.key) }) {
-                reader.fail(path, "expected a message: {\"text\": \"…\"}, {\"json\": …} or {\"base64\": \"…\"}")
+            if !members.contains(where: { ["text", "json", "base64", "echo"].contains($0.key) }) {
+                reader.fail(path, "expected a message: {\"text\": \"…\"}, {\"json\": …}, {\"base64\": \"…\"} or {\"echo\": true}")
             }
             return nil
         }
@@ -158,6 +166,28 @@ struct ConversationReader {
             reader.fail(path, "expected afterMessages or afterMs: when the server ends the conversation")
         }
         return Conversation.Ending(code: code, reason: reason, drop: drop, afterMessages: afterMessages, afterMs: afterMs)
+    }
+
+    /// `{"kind": "hang" | "cut", "afterMessages": N, "afterMs": T}`: one of the two at least.
+    private func socketFault(_ value: JSONValue, at path: String) -> Conversation.SocketFault? {
+        guard let members = reader.object(value, at: path, allowed: ["kind", "afterMessages", "afterMs"]) else { return nil }
+        var kind: Conversation.SocketFault.Kind?, afterMessages: Int?, afterMs: Int?
+        for (key, v) in members {
+            let p = ValueReader.join(path, key)
+            switch key {
+            case "kind":
+                guard let name = reader.string(v, at: p) else { continue }
+                kind = Conversation.SocketFault.Kind(rawValue: name)
+                if kind == nil { reader.fail(p, "expected one of \(Conversation.SocketFault.Kind.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(name)\"") }
+            case "afterMessages": afterMessages = reader.int(v, at: p, in: 0...1_000_000)
+            default: afterMs = reader.int(v, at: p, in: 0...Limits.maxDelayMs)
+            }
+        }
+        if !members.contains(where: { $0.key == "kind" }) { reader.fail(path, "expected a kind: hang or cut") }
+        if afterMessages == nil && afterMs == nil && !members.contains(where: { $0.key.hasPrefix("after") }) {
+            reader.fail(path, "expected afterMessages or afterMs: when the socket fails")
+        }
+        return kind.map { Conversation.SocketFault(kind: $0, afterMessages: afterMessages, afterMs: afterMs) }
     }
 
     /// An RFC 9110 token character: a subprotocol name is a token.

@@ -8,6 +8,8 @@ public struct Conversation: Sendable {
         public enum Payload: Sendable, Equatable {
             case text(String)
             case binary([UInt8])
+            /// The client's message being answered, sent back as it came (text or binary).
+            case echo
         }
 
         public let payload: Payload
@@ -53,14 +55,40 @@ public struct Conversation: Sendable {
         }
     }
 
+    /// A way the socket fails, as real servers do, and when (`"fault"` in a conversation).
+    public struct SocketFault: Sendable, Equatable {
+        public enum Kind: String, Sendable, CaseIterable {
+            /// The server stops answering: no replies, no pongs; what the client sends is read
+            /// and dropped until it leaves.
+            case hang
+            /// A frame cut in the middle, then the connection closed.
+            case cut
+        }
+
+        public let kind: Kind
+        public let afterMessages: Int?
+        public let afterMs: Int?
+
+        package init(kind: Kind, afterMessages: Int? = nil, afterMs: Int? = nil) {
+            self.kind = kind
+            self.afterMessages = afterMessages
+            self.afterMs = afterMs
+        }
+    }
+
     public let onOpen: [Message]
     public let replies: [Reply]
     public let ending: Ending?
+    public let fault: SocketFault?
+    /// Outgoing frames are written at most this many bytes per second (`"throttle"`).
+    public let bytesPerSecond: Int?
 
-    package init(onOpen: [Message] = [], replies: [Reply] = [], ending: Ending? = nil) {
+    package init(onOpen: [Message] = [], replies: [Reply] = [], ending: Ending? = nil, fault: SocketFault? = nil, bytesPerSecond: Int? = nil) {
         self.onOpen = onOpen
         self.replies = replies
         self.ending = ending
+        self.fault = fault
+        self.bytesPerSecond = bytesPerSecond
     }
 
     /// The first reply for a client message (`text` for a text frame, nil for binary), or nil.
