@@ -17,6 +17,10 @@ final class WebSocketPeer {
         case end(Conversation.Ending)
         /// The close was sent and the client has not answered it in time.
         case giveUp
+        /// The socket fails as the conversation's `fault` says.
+        case fault(Conversation.SocketFault.Kind)
+        /// A throttled conversation may write again.
+        case resume
     }
 
     let fd: Int32
@@ -44,6 +48,10 @@ final class WebSocketPeer {
     var draining = false
     /// True once the connection is gone (read failed, dropped, or both closes done).
     private(set) var finished = false
+    /// True once the server hangs: what wslay still writes (a pong) is dropped unsent.
+    var silent = false
+    /// For a throttled conversation: when the next bytes may be written (monotonic ns).
+    var nextWriteNs: UInt64 = 0
 
     init(fd: Int32, extra: [UInt8], open: OpenConversation, book: ConversationBook, maxMessageBytes: Int, now: UInt64,
          release: @escaping @Sendable () -> Void) {
@@ -73,9 +81,17 @@ final class WebSocketPeer {
             release()
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        // libmicrohttpd turns Nagle back on when it hands the socket over; wslay writes a frame's
+        // head and payload apart, and with Nagle the payload waits for the client's delayed ACK
+        // (40 ms a message on Linux). A TLS connection's socket is a socketpair: the call fails, harmlessly.
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         schedule(open.conversation.onOpen, from: now, then: nil)
         if let ending = open.conversation.ending, let ms = ending.afterMs {
             timers.append((now &+ UInt64(ms) * 1_000_000, .end(ending)))
+        }
+        if let fault = open.conversation.fault, let ms = fault.afterMs {
+            timers.append((now &+ UInt64(ms) * 1_000_000, .fault(fault.kind)))
         }
     }
 
@@ -93,7 +109,8 @@ final class WebSocketPeer {
         if draining { return Int16(POLLIN) }
         var events: Int16 = 0
         if wslay_event_want_read(context) != 0 { events |= Int16(POLLIN) }
-        if wslay_event_want_write(context) != 0 { events |= Int16(POLLOUT) }
+        // A throttled writer waits for its timer, not for room in the socket.
+        if wslay_event_want_write(context) != 0 && MonotonicClock.now() >= nextWriteNs { events |= Int16(POLLOUT) }
         return events
     }
 
@@ -147,6 +164,9 @@ final class WebSocketPeer {
             case .send(let payload): send(payload)
             case .end(let ending): end(ending, now: now)
             case .giveUp: finish()
+            case .fault(.hang): hang()
+            case .fault(.cut): cut()
+            case .resume: break
             }
         }
     }
@@ -159,6 +179,12 @@ final class WebSocketPeer {
         timers.removeAll()
         let reason = Array("server shutting down".utf8)
         _ = wslay_event_queue_close(context, 1001, reason, reason.count)
+    }
+
+    /// Ends the script and notes who ended the conversation, for the record.
+    func markEnded(by: String, code: Int?, reason: String) {
+        ending = true
+        endedBy = (by, code, reason)
     }
 
     /// Closes the connection now (the hub's last step for each peer).
@@ -180,12 +206,18 @@ final class WebSocketPeer {
 
     // MARK: The script
 
-    /// Schedules `messages` one after another from `start`, then `then` after the last.
-    private func schedule(_ messages: [Conversation.Message], from start: UInt64, then: Conversation.Ending?) {
+    /// Schedules `messages` one after another from `start`, then `then` after the last; an echo
+    /// sends back `echoing`, the client's message (opcode and bytes) being answered.
+    private func schedule(_ messages: [Conversation.Message], from start: UInt64, then: Conversation.Ending?,
+                          echoing: (opcode: UInt8, bytes: [UInt8])? = nil) {
         var at = start
         for message in messages {
             at &+= UInt64(message.delay?.sample() ?? 0) * 1_000_000
-            timers.append((at, .send(message.payload)))
+            var payload = message.payload
+            if payload == .echo, let echoing {
+                payload = echoing.opcode == 1 ? .text(String(decoding: echoing.bytes, as: UTF8.self)) : .binary(echoing.bytes)
+            }
+            timers.append((at, .send(payload)))
         }
         if let then { timers.append((at, .end(then))) }
     }
@@ -212,11 +244,14 @@ final class WebSocketPeer {
         received += 1
         let now = MonotonicClock.now()
         let reply = open.conversation.reply(to: bytes, text: text)
-        schedule(reply?.send ?? [], from: now, then: reply?.close)
-        if let ending = open.conversation.ending, ending.afterMessages == received {
-            let last = timers.map(\.due).max() ?? now
-            timers.append((max(last, now), .end(ending)))
+        schedule(reply?.send ?? [], from: now, then: reply?.close, echoing: (opcode, bytes))
+        let last = max(timers.map(\.due).max() ?? now, now)
+        if let fault = open.conversation.fault, fault.afterMessages == received {
+            // A hang with nothing left to say starts now: a ping read with this message gets no pong.
+            if fault.kind == .hang && (reply?.send ?? []).isEmpty { silent = true }
+            timers.append((last, .fault(fault.kind)))
         }
+        if let ending = open.conversation.ending, ending.afterMessages == received { timers.append((last, .end(ending))) }
     }
 
     /// Queues one message (the script's, or one the admin API pushes).
@@ -226,6 +261,7 @@ final class WebSocketPeer {
         switch payload {
         case .text(let text): (opcode, bytes) = (1, Array(text.utf8))
         case .binary(let data): (opcode, bytes) = (2, data)
+        case .echo: return
         }
         let queued = bytes.withUnsafeBufferPointer { buffer in
             var message = wslay_event_msg(opcode: opcode, msg: buffer.baseAddress, msg_length: buffer.count)

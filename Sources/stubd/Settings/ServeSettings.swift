@@ -65,7 +65,7 @@ enum ServeSettings {
         [
             with(.number("--threads", "N", 1...64, \.configuration.ioThreads, help: "Threads that wait for sockets and serve requests"),
                  defaultNote: "one per core, at most 4"),
-            .choice("--event-loop", "LOOP", \.configuration.eventLoop, help: "How sockets are awaited: native (epoll on Linux) or poll"),
+            .choice("--event-loop", "LOOP", \.configuration.eventLoop, help: "How sockets are awaited: native (epoll on Linux; HTTPS always polls) or poll"),
         ]
     }
 
