@@ -11,6 +11,7 @@ package enum DashboardFiles {
         "routes.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.routes_js),
         "traffic.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.traffic_js),
         "panels.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.panels_js),
+        "conversations.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.conversations_js),
         "app.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.app_js),
         "icon.svg": .init(contentType: "image/svg+xml", bytes: PackageResources.icon_svg),
     ])

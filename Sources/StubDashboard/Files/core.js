@@ -107,6 +107,7 @@
     if (view === "sessions") S.loadSessions().catch(fail);
     if (view === "health") S.loadHealth().catch(fail);
     if (view === "traffic") S.renderTraffic();
+    if (S.watchConversations) S.watchConversations(view === "conversations");
   }
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => show(b.dataset.view));
   const currentView = () => (document.querySelector("#tabs button[aria-selected='true']") || {}).dataset?.view || "routes";

@@ -6,7 +6,8 @@
 
   // ---- live traffic ----------------------------------------------------------------------------
 
-  const statusClass = (e) => (e.fault ? "fault" : e.status ? String(Math.floor(e.status / 100)) : "fault");
+  // A 101 (a WebSocket conversation opened) counts with the successes.
+  const statusClass = (e) => (e.fault ? "fault" : e.status === 101 ? "2" : e.status ? String(Math.floor(e.status / 100)) : "fault");
 
   function arrive(entries) {
     for (const e of entries) {
