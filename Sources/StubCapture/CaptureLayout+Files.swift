@@ -48,6 +48,9 @@ extension CaptureLayout {
     static func routeJSON(_ route: Route) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("method", .string(route.method)), ("path", .string(route.path))]
         if let operation = route.operation { members = [("operation", .string(operation.name)), ("kind", .string(operation.kind))] }
+        if let subprotocols = route.webSocket {
+            members.append(("websocket", .object(subprotocols.isEmpty ? [] : [("subprotocols", .array(subprotocols.map { .string($0) }))])))
+        }
         if let description = route.description { members.append(("description", .string(description))) }
         if let name = route.defaultVariant { members.append(("default", .string(name))) }
         if !route.headers.isEmpty { members.append(("headers", headersJSON(route.headers))) }
@@ -67,6 +70,7 @@ extension CaptureLayout {
             members.append(("when", .object(kinds)))
         }
         if !variant.headers.isEmpty { members.append(("headers", headersJSON(variant.headers))) }
+        if let conversation = variant.conversation { members.append(("conversation", conversation)) }
         return .object(members)
     }
 

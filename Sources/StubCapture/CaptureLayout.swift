@@ -55,6 +55,8 @@ package struct CaptureLayout: Sendable {
         package var defaultVariant: String?
         /// For GraphQL traffic: the operation's name, its kind and the document it was sent with.
         package var operation: (name: String, kind: String, document: String?)? = nil
+        /// For a WebSocket route: the subprotocols the server agreed to (empty for none).
+        package var webSocket: [String]? = nil
     }
 
     /// One variant: a body file (or none) and what selects it.
@@ -76,6 +78,8 @@ package struct CaptureLayout: Sendable {
         /// The name the source gave the response (a Postman example's), which
         /// `x-mock-response-name` picks it by.
         package var description: String? = nil
+        /// For a WebSocket route: the conversation the captured messages became (no body file).
+        package var conversation: JSONValue? = nil
     }
 
     /// The services, one per host.

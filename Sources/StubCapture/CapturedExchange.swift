@@ -39,6 +39,9 @@ package struct CapturedExchange: Sendable {
     /// Path segments the source declares parameters (Postman's `:id`), by position among the
     /// path's segments: always a `{name}` in the route, whatever their values.
     package var pathVariables: [Int: String] = [:]
+    /// For a WebSocket handshake (a browser's `_webSocketMessages`): the messages both ways, in
+    /// order; nil for an HTTP exchange.
+    package var webSocketMessages: [CapturedMessage]? = nil
 
     /// An exchange.
     package init(method: String, scheme: String = "https", host: String, path: String, query: [(name: String, value: String)] = [],
@@ -86,5 +89,25 @@ package struct SpooledBody: Sendable, Hashable {
         self.fileExtension = fileExtension
         self.identity = identity
         self.size = size
+    }
+}
+
+/// One WebSocket message a capture saw.
+package struct CapturedMessage: Sendable {
+    /// True for the client's message, false for the server's.
+    package var sent: Bool
+    /// When, in seconds (any epoch: only differences are used); nil when the capture has none.
+    package var time: Double?
+    /// A binary frame's message rather than text.
+    package var binary: Bool
+    /// The payload (text as UTF-8).
+    package var bytes: [UInt8]
+
+    /// A message.
+    package init(sent: Bool, time: Double?, binary: Bool, bytes: [UInt8]) {
+        self.sent = sent
+        self.time = time
+        self.binary = binary
+        self.bytes = bytes
     }
 }

@@ -7,7 +7,8 @@ import StubCore
 
 /// Reads HAR 1.2 as Proxyman, Charles, Chrome, Safari and Firefox export it: each entry's request,
 /// response and `response.content` (`text`, optional `encoding: "base64"`, `mimeType`). Other
-/// fields, and every `_`-prefixed one but `_resourceType`, are ignored. Entries that are not API
+/// fields, and every `_`-prefixed one but `_resourceType` and `_webSocketMessages` (a WebSocket's
+/// messages, which become a conversation), are ignored. Entries that are not API
 /// calls (CONNECT, non-HTTP URLs, images, fonts, styles, scripts, media, no response) are skipped
 /// and counted by reason.
 package struct HARReader {
@@ -77,7 +78,17 @@ package struct HARReader {
         if method == "CONNECT" { return .skipped("CONNECT") }
         // A method a route cannot be written for (PURGE, a tool's own): counted, not imported.
         if !RouteLoader.methods.contains(method) { return .skipped("method \(method.prefix(40))") }
-        guard let parts = HARURL(url) else { return .skipped("not an http(s) URL") }
+        // A browser's WebSocket entry (Chrome's `_webSocketMessages`) becomes a conversation.
+        let messages = try webSocketMessages(entry["_webSocketMessages"], at: at + "._webSocketMessages")
+        guard let parts = HARURL(messages == nil ? url : HARURL.httpScheme(of: url)) else { return .skipped("not an http(s) URL") }
+        if let messages {
+            guard method == "GET" else { return .skipped("websocket not GET") }
+            var exchange = CapturedExchange(method: method, scheme: parts.scheme, host: parts.host, path: parts.path, query: parts.query,
+                                            requestHeaders: try pairs(request["headers"], at: at + ".request.headers"), status: 101,
+                                            responseHeaders: try pairs(response["headers"], at: at + ".response.headers"))
+            exchange.webSocketMessages = messages
+            return .kept(exchange)
+        }
         let status = try number(response["status"], at: at + ".response.status")
         if status < 100 || status > 599 { return .skipped("no response") }
         let content = response["content"] ?? .object([])
@@ -130,7 +141,7 @@ package struct HARReader {
         return value
     }
 
-    private func string(_ value: JSONValue?, at path: String) throws(Problem) -> String {
+    func string(_ value: JSONValue?, at path: String) throws(Problem) -> String {
         guard let value, case .string(let s) = value else { throw problem(path, "expected a string", value) }
         return s
     }
@@ -141,7 +152,7 @@ package struct HARReader {
     }
 
     /// `[{"name": …, "value": …}]`, as HAR writes headers and query strings; absent is empty.
-    private func pairs(_ value: JSONValue?, at path: String) throws(Problem) -> [(name: String, value: String)] {
+    func pairs(_ value: JSONValue?, at path: String) throws(Problem) -> [(name: String, value: String)] {
         guard let value else { return [] }
         guard case .array(let items) = value else { throw problem(path, "expected an array of {\"name\", \"value\"}", value) }
         var result: [(name: String, value: String)] = []
@@ -152,7 +163,7 @@ package struct HARReader {
         return result
     }
 
-    private func problem(_ path: String, _ expected: String, _ found: JSONValue?) -> Problem {
+    func problem(_ path: String, _ expected: String, _ found: JSONValue?) -> Problem {
         Problem(file: file, path: path, message: "\(expected), found \(found?.kindDescription ?? "nothing")")
     }
 }

@@ -46,8 +46,10 @@ struct RouteBuilder {
             if variantFor[responseKey] == nil {
                 let count = perStatus[variant.status, default: 0] + 1
                 perStatus[variant.status] = count
-                variant.name = RouteBuilder.variantName(status: variant.status, count: count, label: request.label, taken: Set(variants.map(\.name)))
-                variant.description = request.label
+                variant.name = variant.conversation == nil
+                    ? RouteBuilder.variantName(status: variant.status, count: count, label: request.label, taken: Set(variants.map(\.name)))
+                    : count == 1 ? "conversation" : "conversation-\(count)"
+                variant.description = request.label ?? variant.description
                 // Only a request's first answer is chosen by `when`; later ones are for sequences.
                 variant.when = sequences.contains { $0.key == requestKey } ? [] : when
                 variants.append(variant)
@@ -67,6 +69,9 @@ struct RouteBuilder {
                                         description: description.isEmpty ? nil : description,
                                         headers: [], variants: variants, defaultVariant: fallback ?? firstSuccess ?? variants.first?.name)
         route.operation = group.operation
+        if requests.contains(where: { $0.webSocketMessages != nil }) {
+            route.webSocket = requests.compactMap { $0.responseHeader("Sec-WebSocket-Protocol") }.first.map { [$0] } ?? []
+        }
         hoistSharedHeaders(&route)
         return route
     }
@@ -173,6 +178,16 @@ struct RouteBuilder {
     /// The variant for a response: its body processed (pretty JSON, secrets out) and kept headers.
     func makeVariant(_ request: CapturedExchange, report: inout RedactionReport) -> CaptureLayout.Variant {
         if let spooled = request.spooledBody { return spooledVariant(request, spooled) }
+        if let messages = request.webSocketMessages {
+            let (conversation, repeated, unwritten) = ConversationCapture(policy: policy).conversation(messages, report: &report)
+            // The body is only the key that tells conversations apart; no file is written.
+            var variant = CaptureLayout.Variant(name: "", status: 101, fileExtension: nil, body: conversation.serializedBytes(), headers: [], when: [])
+            variant.conversation = conversation
+            if repeated > 0 {
+                variant.description = "\(repeated) client messages repeated an earlier one and get its answer; the \(unwritten) messages that followed them are not written"
+            }
+            return variant
+        }
         let kind = BodyKind.of(media: request.mediaType, body: request.responseBody)
         var body = request.responseBody
         if case .json = kind, !body.isEmpty {

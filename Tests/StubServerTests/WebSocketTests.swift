@@ -33,9 +33,7 @@ import Testing
         """#,
     ]
 
-    static func webSocketURL(_ server: StubServer) -> String {
-        server.baseURL.absoluteString.replacingOccurrences(of: "http://", with: "ws://").trimmingCharacters(in: ["/"])
-    }
+    static func webSocketURL(_ server: StubServer) -> String { PythonWebSockets.url(server) }
 
     @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
     func aRealClientHoldsTheScriptedConversation() async throws {
@@ -218,7 +216,3 @@ import Testing
     }
 }
 
-/// Whether Python's websockets can be imported here.
-enum PythonWebSockets {
-    static let installed = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import websockets.sync.client"]).exitCode) == 0
-}

@@ -6,7 +6,7 @@ import Testing
 /// A WebSocket conversation over TLS: libmicrohttpd hands the upgraded connection over as a
 /// plain socket and keeps the TLS itself, so the hub's code is the same for wss:// and ws://.
 @Suite(.timeLimit(.minutes(2)),
-       .enabled(if: (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import websockets.sync.client"]).exitCode) == 0,
+       .enabled(if: PythonWebSockets.installed,
                 "Python's websockets is not installed: python3 -m pip install websockets"))
 struct WebSocketTLSTests {
     @Test func theShippedChatRoomTalksOverWSS() async throws {
