@@ -13,9 +13,9 @@ load against a Python `websockets` echo server measured in the same run, and a s
 3. Stop: S conversations open (default 1,000), SIGTERM; the time until the process exits and how
    many clients got a close frame with 1001.
 
-Needs Python's websockets (pip install websockets) and a file limit above 2N (raised to the hard
+Needs Python's websockets (pip install websockets) and a file limit above N + 200 (raised to the hard
 limit here). usage: bench/websocket.py [--conversations 10000] [--active 50] [--messages 200]
-                                       [--stop 1000] [--binary PATH]
+                                       [--stop 1000] [--event-loop native|poll] [--binary PATH]
 """
 import argparse
 import asyncio
@@ -125,8 +125,8 @@ async def measure_load(name, base, idle_url, echo_url, n, active, messages, pid)
     return {"p50": percentile(ms, 50), "p99": percentile(ms, 99), "max": max(ms), "threads": threads, "rss": rss}
 
 
-async def stop_with_open(binary, stubs, count, work):
-    daemon = Server("stubd", stubd_command(binary, stubs), os.path.join(work, "stop.log"))
+async def stop_with_open(binary, stubs, count, work, loop):
+    daemon = Server("stubd", stubd_command(binary, stubs, "--event-loop", loop), os.path.join(work, "stop.log"))
     sockets = []
     await open_many(f"ws://127.0.0.1:{daemon.port}/ws/quiet", count, sockets, first_message=True)
     codes = {}
@@ -152,10 +152,11 @@ async def main():
     parser.add_argument("--active", type=int, default=50)
     parser.add_argument("--messages", type=int, default=200)
     parser.add_argument("--stop", type=int, default=1_000)
+    parser.add_argument("--event-loop", default="native", help="stubd's --event-loop (poll: the portable path)")
     parser.add_argument("--binary")
     args = parser.parse_args()
     limit = raise_fd_limit()
-    if limit < 2 * args.conversations + 200:
+    if limit < args.conversations + 200:
         raise SystemExit(f"the file limit ({limit}) is too low for {args.conversations} conversations")
     binary = args.binary or build_release()
     work = tempfile.mkdtemp(prefix="stubd-bench-ws-")
@@ -163,7 +164,7 @@ async def main():
     write_stubs(stubs)
 
     # 1 and 2: stubd.
-    daemon = Server("stubd", stubd_command(binary, stubs), os.path.join(work, "stubd.log"))
+    daemon = Server("stubd", stubd_command(binary, stubs, "--event-loop", args.event_loop), os.path.join(work, "stubd.log"))
     base = f"ws://127.0.0.1:{daemon.port}"
     threads0, rss0 = proc_stats(daemon.pid)
     few = []
@@ -183,9 +184,10 @@ async def main():
     reference.stop()
 
     # 3: SIGTERM.
-    exit_code, seconds, codes = await stop_with_open(binary, stubs, args.stop, work)
+    exit_code, seconds, codes = await stop_with_open(binary, stubs, args.stop, work, args.event_loop)
 
     per_conversation_kb = (load["rss"] - rss10) * 1024 / max(1, args.conversations - 10)
+    print(f"stubd --event-loop {args.event_loop}")
     print(f"stubd threads: {threads0} idle, {threads10} with 10 conversations, {load['threads']} with {args.conversations}")
     print(f"stubd RSS: {rss10:.1f} MB with 10, {load['rss']:.1f} MB with {args.conversations}: {per_conversation_kb:.1f} KB per conversation"
           f" (the reference: {ref['rss']:.1f} MB with {args.conversations})")

@@ -84,7 +84,7 @@ static inline void CSystem_name_this_thread(const char *name) {
 #if defined(__linux__)
 #include <sys/epoll.h>
 
-/* epoll for the hang-up watcher. `struct epoll_event` is packed on x86-64, which Swift cannot
+/* epoll for the hang-up watcher and the WebSocket hub. `struct epoll_event` is packed on x86-64, which Swift cannot
    lay out, so these take and give plain values. */
 
 /* A new epoll descriptor (close-on-exec), or -1 with errno set. */
@@ -107,6 +107,25 @@ static inline int CSystem_epoll_watch_input(int epfd, int fd, uint64_t data) {
 
 static inline int CSystem_epoll_forget(int epfd, int fd) {
     return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/* Watches `fd` (level-triggered) for input when `read`, for room to write when `write`; adds it
+   when `add`, else changes what it is watched for. Hang-ups and errors are always reported. */
+static inline int CSystem_epoll_watch_io(int epfd, int fd, bool add, bool read, bool write, uint64_t data) {
+    struct epoll_event event = { .events = (read ? EPOLLIN : 0) | (write ? EPOLLOUT : 0), .data.u64 = data };
+    return epoll_ctl(epfd, add ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event);
+}
+
+/* Like CSystem_epoll_wait, with what each descriptor is ready for in `ready`: 1 to read (input,
+   a hang-up or an error), 2 to write, 3 both. */
+static inline int CSystem_epoll_wait_io(int epfd, uint64_t *datas, uint8_t *ready, int capacity, int timeout_ms) {
+    struct epoll_event events[256];
+    int n = epoll_wait(epfd, events, capacity < 256 ? capacity : 256, timeout_ms);
+    for (int i = 0; i < n; i++) {
+        datas[i] = events[i].data.u64;
+        ready[i] = ((events[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) ? 1 : 0) | ((events[i].events & EPOLLOUT) ? 2 : 0);
+    }
+    return n;
 }
 
 /* Waits for events; writes each one's data into `datas` (room for `capacity`); returns how

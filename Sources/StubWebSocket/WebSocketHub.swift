@@ -38,12 +38,22 @@ package final class WebSocketHub: ConversationSteering, @unchecked Sendable {
     private let wake: (read: Int32, write: Int32)
     private let count = AtomicWord<Int>(0)
     private let maxMessageBytes: Int
-    private var peers: [WebSocketPeer] = []
+    /// The open conversations by id; the hub's thread only.
+    private var peers: [Int: WebSocketPeer] = [:]
+    private var timers = TimerHeap()
+    /// The due time each conversation is in `timers` with, when it is.
+    private var scheduled: [Int: UInt64] = [:]
+    /// The sockets the hub's thread waits on.
+    private let watch: SocketWatch
     private var thread: StoppableThread?
+    private static let stopToken = UInt64.max
+    private static let wakeToken = UInt64.max - 1
 
     /// Starts the hub's thread.
-    package init(book: ConversationBook, maxMessageBytes: Int = WebSocketHub.defaultMaxMessageBytes) throws(SystemCallError) {
+    /// `useEpoll` as the server's event loop says (`SocketWatch`).
+    package init(book: ConversationBook, useEpoll: Bool, maxMessageBytes: Int = WebSocketHub.defaultMaxMessageBytes) throws(SystemCallError) {
         self.book = book
+        watch = SocketWatch(useEpoll: useEpoll)
         self.maxMessageBytes = maxMessageBytes
         var fds: [Int32] = [-1, -1]
         try SystemCall.run("pipe") { pipe(&fds) }
@@ -94,28 +104,57 @@ package final class WebSocketHub: ConversationSteering, @unchecked Sendable {
     }
 
     private func run(stopFD: Int32) {
+        watch.watch(stopFD, token: WebSocketHub.stopToken, read: true, write: false)
+        watch.watch(wake.read, token: WebSocketHub.wakeToken, read: true, write: false)
         while true {
-            var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-            fds += peers.map { pollfd(fd: $0.fd, events: $0.wantedEvents, revents: 0) }
             let now = MonotonicClock.now()
-            let next = peers.lazy.flatMap { $0.timers.map(\.due) }.min()
-            let timeout = next.map { $0 <= now ? 0 : Int32(min(($0 - now + 999_999) / 1_000_000, 60_000)) } ?? -1
-            _ = poll(&fds, nfds_t(fds.count), timeout)
-            if fds[0].revents != 0 { return goAway() }
-            if fds[1].revents != 0 { takePending() }
-            for (i, peer) in peers.enumerated() where fds.count > i + 2 && fds[i + 2].revents != 0 {
-                peer.readable()
+            let timeout = timers.next.map { $0 <= now ? 0 : Int32(min(($0 - now + 999_999) / 1_000_000, 60_000)) } ?? -1
+            var touched = Set<Int>()
+            for ready in watch.wait(timeoutMs: timeout) {
+                switch ready.token {
+                case WebSocketHub.stopToken: return goAway()
+                case WebSocketHub.wakeToken: touched.formUnion(takePending())
+                default:
+                    guard let peer = peers[Int(ready.token)] else { continue }
+                    if ready.readable { peer.readable() }
+                    touched.insert(peer.id)
+                }
             }
             let after = MonotonicClock.now()
-            for peer in peers {
+            for (due, id) in timers.popDue(after) {
+                if scheduled[id] == due { scheduled[id] = nil }
+                touched.insert(id)
+            }
+            // Only the conversations something happened to are looked at: the rest cost nothing.
+            for id in touched {
+                guard let peer = peers[id] else { continue }
                 peer.fire(after)
                 peer.flush()
+                settle(peer)
             }
-            sweep()
         }
     }
 
-    private func takePending() {
+    /// After `peer` ran: forgotten if it finished, else watched for what it waits for, and its
+    /// next timer known to the heap.
+    private func settle(_ peer: WebSocketPeer) {
+        if peer.finished {
+            // Its socket was forgotten before it was closed (`adopt`'s release).
+            peers[peer.id] = nil
+            scheduled[peer.id] = nil
+            count.subtract(1, ordering: .relaxed)
+            return
+        }
+        let events = peer.wantedEvents
+        watch.watch(peer.fd, token: UInt64(peer.id), read: events & Int16(POLLIN) != 0, write: events & Int16(POLLOUT) != 0)
+        if let due = peer.timers.lazy.map(\.due).min(), scheduled[peer.id].map({ due < $0 }) ?? true {
+            scheduled[peer.id] = due
+            timers.push(due, peer.id)
+        }
+    }
+
+    /// Takes the adopted sockets and the admin API's commands; the conversations they touched.
+    private func takePending() -> Set<Int> {
         var byte = [UInt8](repeating: 0, count: 64)
         while LibC.read(wake.read, &byte, byte.count) > 0 {}
         let taken = pending.withLock { list in
@@ -123,44 +162,56 @@ package final class WebSocketHub: ConversationSteering, @unchecked Sendable {
             return list
         }
         let now = MonotonicClock.now()
+        var touched = Set<Int>()
         for adoption in taken {
-            let peer = WebSocketPeer(fd: adoption.fd, extra: adoption.extra, open: adoption.open, book: book, maxMessageBytes: maxMessageBytes,
-                                     now: now, release: adoption.release)
-            peers.append(peer)
+            // The socket leaves the watch before it is closed: its number may be reused at once.
+            let fd = adoption.fd, release = adoption.release
+            let peer = WebSocketPeer(fd: fd, extra: adoption.extra, open: adoption.open, book: book, maxMessageBytes: maxMessageBytes,
+                                     now: now, release: { [unowned self] in self.watch.forget(fd); release() })
+            peers[peer.id] = peer
             peer.readable()
+            touched.insert(peer.id)
         }
         for command in commands.withLock({ list in defer { list.removeAll() }; return list }) {
             switch command {
             case .send(let payload, let ids):
-                for peer in peers where ids.contains(peer.id) { peer.send(payload) }
+                for id in ids { peers[id]?.send(payload) }
             case .close(let ids, let code, let reason):
-                for peer in peers where ids.contains(peer.id) { peer.end(Conversation.Ending(code: code, reason: reason), now: now) }
+                for id in ids { peers[id]?.end(Conversation.Ending(code: code, reason: reason), now: now) }
             }
+            touched.formUnion(ids(of: command))
+        }
+        return touched
+    }
+
+    private func ids(of command: Command) -> [Int] {
+        switch command {
+        case .send(_, let ids), .close(let ids, _, _): ids
         }
     }
 
     /// Forgets the peers whose connections are closed.
     private func sweep() {
-        let before = peers.count
-        peers.removeAll { $0.finished }
-        if peers.count != before { count.subtract(before - peers.count, ordering: .relaxed) }
+        let finished = peers.values.filter(\.finished).map(\.id)
+        for id in finished { peers[id] = nil }
+        if !finished.isEmpty { count.subtract(finished.count, ordering: .relaxed) }
     }
 
     /// The stopping server's end: 1001 to every conversation, flushed for up to 500 ms.
     private func goAway() {
-        takePending()
-        for peer in peers { peer.goAway() }
+        _ = takePending()
+        for peer in peers.values { peer.goAway() }
         let deadline = MonotonicClock.now() &+ WebSocketHub.goingAwayNs
         while true {
-            for peer in peers { peer.flush() }
+            for peer in peers.values { peer.flush() }
             sweep()
             let now = MonotonicClock.now()
-            let writing = peers.filter { $0.wantedEvents & Int16(POLLOUT) != 0 }
+            let writing = peers.values.filter { $0.wantedEvents & Int16(POLLOUT) != 0 }
             guard !writing.isEmpty, now < deadline else { break }
             var fds = writing.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), Int32((deadline - now) / 1_000_000 + 1))
         }
-        for peer in peers { peer.finish() }
+        for peer in peers.values { peer.finish() }
         sweep()
     }
 }

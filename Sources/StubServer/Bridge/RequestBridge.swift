@@ -55,7 +55,7 @@ final class RequestBridge: Sendable {
             suspensions.shutdown()
             throw error
         }
-        do { webSockets = try WebSocketHub(book: responder.control.conversations) } catch {
+        do { webSockets = try WebSocketHub(book: responder.control.conversations, useEpoll: useEpoll) } catch {
             suspensions.shutdown()
             jobs.stop()
             throw error
