@@ -193,6 +193,24 @@ import Testing
         }
     }
 
+    /// A second client, independent of `websockets`: wsproto (python-hyper's sans-IO protocol),
+    /// with a ping and a message sent in two fragments.
+    @Test(.enabled(if: (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import wsproto"]).exitCode) == 0,
+                   "wsproto is not installed: python3 -m pip install wsproto"))
+    func wsprotoHoldsTheShippedChatRoom() async throws {
+        try await withServer { server in
+            let script = Repository.root.appendingPathComponent("Tests/Clients/wsproto_chat.py").path
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, "127.0.0.1", String(server.port)])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
+            #expect(seen["subprotocol"] as? String == "chat.v1")
+            #expect(seen["pong"] as? String == "are you there")
+            #expect((seen["texts"] as? [String])?.suffix(2) == ["Hi there!", "See you!"], "\(seen)")
+            let close = seen["close"] as? [Any]
+            #expect(close?.first as? Int == 1000 && close?.last as? String == "bye", "\(seen)")
+        }
+    }
+
     @Test(arguments: [
         (#"{"method": "GET", "path": "/a", "variants": {"x": {"conversation": {}}}}"#, "expected a conversation only in a WebSocket route"),
         (#"{"path": "/a", "websocket": {}, "method": "POST", "variants": {"x": {"conversation": {}}}}"#, "expected GET for a WebSocket route"),
