@@ -79,5 +79,14 @@ package struct GraphQLStubCheck {
             problems += bodyCheck.problems
             bodiesChecked += 1
         }
+        // A subscription's payloads, each as the response it is.
+        for variant in route.variants {
+            for (index, event) in (variant.subscription?.events ?? []).enumerated() {
+                var payloadCheck = GraphQLBodyCheck(schema: schema, document: document, file: "\(route.id)/route.json: variants.\(variant.name).next[\(index)]")
+                payloadCheck.check(event.payload, operation: operation)
+                problems += payloadCheck.problems
+                bodiesChecked += 1
+            }
+        }
     }
 }

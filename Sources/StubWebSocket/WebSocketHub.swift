@@ -30,6 +30,7 @@ package final class WebSocketHub: ConversationSteering, @unchecked Sendable {
     private enum Command: Sendable {
         case send(Conversation.Message.Payload, [Int])
         case close([Int], code: Int, reason: String)
+        case next(JSONValue, subscription: String?, [Int])
     }
 
     private let pending = Locked<[Adoption]>([])
@@ -81,6 +82,11 @@ package final class WebSocketHub: ConversationSteering, @unchecked Sendable {
 
     package func send(_ payload: Conversation.Message.Payload, to ids: [Int]) {
         commands.withLock { $0.append(.send(payload, ids)) }
+        poke()
+    }
+
+    package func next(_ payload: JSONValue, subscription: String?, to ids: [Int]) {
+        commands.withLock { $0.append(.next(payload, subscription: subscription, ids)) }
         poke()
     }
 
@@ -178,6 +184,8 @@ package final class WebSocketHub: ConversationSteering, @unchecked Sendable {
                 for id in ids { peers[id]?.send(payload) }
             case .close(let ids, let code, let reason):
                 for id in ids { peers[id]?.end(Conversation.Ending(code: code, reason: reason), now: now) }
+            case .next(let payload, let subscription, let ids):
+                for id in ids { _ = peers[id]?.pushNext(payload, subscription: subscription) }
             }
             touched.formUnion(ids(of: command))
         }
@@ -186,7 +194,7 @@ package final class WebSocketHub: ConversationSteering, @unchecked Sendable {
 
     private func ids(of command: Command) -> [Int] {
         switch command {
-        case .send(_, let ids), .close(let ids, _, _): ids
+        case .send(_, let ids), .close(let ids, _, _), .next(_, _, let ids): ids
         }
     }
 

@@ -41,6 +41,7 @@ extension WebSocketPeer {
         }
         book.message(id, incoming: true, binary: opcode == 2, bytes)
         received += 1
+        if graphQL != nil { return graphQLMessage(text) }
         let now = MonotonicClock.now()
         let reply = open.conversation.reply(to: bytes, text: text)
         schedule(reply?.send ?? [], from: now, then: reply?.close, echoing: (opcode, bytes))

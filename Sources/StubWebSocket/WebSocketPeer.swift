@@ -21,6 +21,10 @@ final class WebSocketPeer {
         case fault(Conversation.SocketFault.Kind)
         /// A throttled conversation may write again.
         case resume
+        /// A GraphQL socket's client has not sent `connection_init` in time.
+        case graphQLInitTimeout
+        /// One `next` of subscription `id`; with a nil payload, its `complete`.
+        case subscription(id: String, payload: JSONValue?)
     }
 
     let fd: Int32
@@ -52,6 +56,8 @@ final class WebSocketPeer {
     var silent = false
     /// For a throttled conversation: when the next bytes may be written (monotonic ns).
     var nextWriteNs: UInt64 = 0
+    /// For a GraphQL endpoint's socket: the protocol's state.
+    var graphQL: GraphQLState?
 
     init(fd: Int32, extra: [UInt8], open: OpenConversation, book: ConversationBook, maxMessageBytes: Int, now: UInt64,
          release: @escaping @Sendable () -> Void) {
@@ -86,6 +92,10 @@ final class WebSocketPeer {
         // (40 ms a message on Linux). A TLS connection's socket is a socketpair: the call fails, harmlessly.
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if open.conversation.graphQL != nil {
+            graphQL = GraphQLState(legacy: open.subprotocol == "graphql-ws")
+            timers.append((now &+ GraphQLState.initTimeoutNs, .graphQLInitTimeout))
+        }
         schedule(open.conversation.onOpen, from: now, then: nil)
         if let ending = open.conversation.ending, let ms = ending.afterMs {
             timers.append((now &+ UInt64(ms) * 1_000_000, .end(ending)))
@@ -167,6 +177,8 @@ final class WebSocketPeer {
             case .fault(.hang): hang()
             case .fault(.cut): cut()
             case .resume: break
+            case .graphQLInitTimeout: refuse(4408, "Connection initialisation timeout")
+            case .subscription(let id, let payload): subscriptionEvent(id, payload)
             }
         }
     }

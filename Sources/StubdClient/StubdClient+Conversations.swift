@@ -54,6 +54,16 @@ extension StubdClient {
         try await send("POST", "conversations/\(id)/send", json: ["text": text])
     }
 
+    /// Pushes a GraphQL subscription's `next` (`payload` as its JSON object, `["data": …]`) into
+    /// subscription `subscription` (every running one when nil) of each open GraphQL socket;
+    /// how many sockets it reached.
+    @discardableResult
+    public func sendNext(_ payload: [String: Any], subscription: String? = nil, session: String? = nil) async throws -> Int {
+        var body: [String: Any] = ["next": payload]
+        if let subscription { body["subscription"] = subscription }
+        return try await call("POST", "conversations/send", json: body, session: session, as: Sent.self).sent
+    }
+
     /// Closes every open conversation of `route` (every open one when nil) with `code`; how many.
     @discardableResult
     public func closeConversations(route: String? = nil, code: Int = 1000, reason: String = "", session: String? = nil) async throws -> Int {

@@ -47,10 +47,11 @@ extension AdminAPI {
         let log = ProblemLog()
         let reader = ValueReader(file: "request body", log: log)
         let pick = ids == nil ? ["route", "session"] : []
-        let allowed = pick + (verb == .send ? ["text", "json", "base64"] : ["code", "reason"])
+        let allowed = pick + (verb == .send ? ["text", "json", "base64", "next", "subscription"] : ["code", "reason"])
         let members = reader.object(json, at: "", allowed: allowed) ?? []
         var route: String?, named: String?, code = 1000, reason = ""
         var payload: Conversation.Message.Payload?
+        var next: JSONValue?, subscription: String?
         for (key, value) in members {
             switch key {
             case "route": route = reader.string(value, at: key)
@@ -61,6 +62,10 @@ extension AdminAPI {
                 guard let text = reader.string(value, at: key) else { continue }
                 guard let data = Data(base64Encoded: text) else { reader.fail(key, "expected base64 bytes"); continue }
                 payload = .binary(Array(data))
+            case "next":
+                guard case .object = value else { reader.fail(key, "expected a next payload like {\"data\": {…}}, found \(value.kindDescription)"); continue }
+                next = value
+            case "subscription": subscription = reader.string(value, at: key)
             case "code":
                 guard let c = reader.int(value, at: key, in: 1000...4999) else { continue }
                 if ConversationReader.sendableCode(c) { code = c } else {
@@ -69,14 +74,18 @@ extension AdminAPI {
             default: reason = reader.string(value, at: key) ?? ""
             }
         }
-        if verb == .send && payload == nil && log.problems.isEmpty { reader.fail("", "expected a message: {\"text\": \"…\"}, {\"json\": …} or {\"base64\": \"…\"}") }
+        if verb == .send && payload == nil && next == nil && log.problems.isEmpty {
+            reader.fail("", "expected a message: {\"text\": \"…\"}, {\"json\": …}, {\"base64\": \"…\"}, or a subscription's {\"next\": {\"data\": …}}")
+        }
         if reason.utf8.count > 123 { reader.fail("reason", "expected at most 123 bytes") }
         guard log.problems.isEmpty else {
             return .error(400, "invalid \(verb.rawValue)", [("problems", .array(log.problems.map { .string($0.description) }))])
         }
         let targets = ids ?? control.conversations.list(route: route, session: session ?? named, openOnly: true).map(\.id)
         let reached: Int
-        if let payload {
+        if let next {
+            reached = control.conversations.next(next, subscription: subscription, to: targets)
+        } else if let payload {
             reached = control.conversations.send(payload, to: targets)
         } else {
             reached = control.conversations.close(targets, code: code, reason: reason)

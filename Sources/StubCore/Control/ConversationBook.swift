@@ -11,6 +11,9 @@ package protocol ConversationSteering: Sendable {
     func send(_ payload: Conversation.Message.Payload, to ids: [Int])
     /// Closes each conversation of `ids` with `code` and `reason`.
     func close(_ ids: [Int], code: Int, reason: String)
+    /// Pushes `payload` as a `next` into subscription `subscription` (every running one when nil)
+    /// of each GraphQL socket among `ids`.
+    func next(_ payload: JSONValue, subscription: String?, to ids: [Int])
 }
 
 /// The record of every WebSocket conversation: open ones and the last ended ones, each with its
@@ -125,6 +128,13 @@ package final class ConversationBook: Sendable {
     package func send(_ payload: Conversation.Message.Payload, to ids: [Int]) -> Int {
         let (steering, open) = openOnes(ids)
         if let steering, !open.isEmpty { steering.send(payload, to: open) }
+        return steering == nil ? 0 : open.count
+    }
+
+    /// Pushes a subscription's `next` into the open conversations among `ids`; how many.
+    package func next(_ payload: JSONValue, subscription: String?, to ids: [Int]) -> Int {
+        let (steering, open) = openOnes(ids)
+        if let steering, !open.isEmpty { steering.next(payload, subscription: subscription, to: open) }
         return steering == nil ? 0 : open.count
     }
 

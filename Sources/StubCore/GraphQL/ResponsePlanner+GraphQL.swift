@@ -3,7 +3,10 @@
 /// an operation nobody stubbed is a 200 with `errors`, as a server whose schema lacks it answers).
 extension ResponsePlanner {
     func planGraphQL(_ request: any RequestHead, endpoint: GraphQLEndpoints.Endpoint, catalog: StubCatalog, controls: RequestControls,
-                     overrides: (any OverrideSource)?, session: String?, releasedFromHold: Bool) -> ResponsePlan {
+                     overrides: (any OverrideSource)?, session: String?, releasedFromHold: Bool, overSocket: Bool = false) -> ResponsePlan {
+        if request.method == "GET", let upgrade = request.header("Upgrade"), ASCIICase.equal(upgrade, "websocket") {
+            return planGraphQLSocket(request, endpoint: endpoint, catalog: catalog, overrides: overrides, session: session)
+        }
         guard request.method == "POST" || request.method == "GET" else {
             var plan = ResponsePlan.reply(GraphQLReply.error(405, "a GraphQL endpoint takes GET and POST, not \(request.method)", code: "METHOD_NOT_ALLOWED",
                                                              headers: [HTTPHeader("Allow", "GET, POST")]))
@@ -27,6 +30,13 @@ extension ResponsePlanner {
                 var plan = ResponsePlan.reply(GraphQLReply.unknown(operation, endpoint: endpoint))
                 plan.unmatched = true
                 plan.operation = operation.operationName
+                return plan
+            }
+            if !overSocket, catalog.routes[index].operationKind == "subscription" {
+                var plan = ResponsePlan.reply(GraphQLReply.error(200, "\(name) is a subscription: subscribe over the endpoint's WebSocket (graphql-transport-ws)",
+                                                                 code: "STUBD_SUBSCRIPTION_OVER_HTTP"))
+                plan.routeID = catalog.routes[index].id
+                plan.operation = name
                 return plan
             }
             return plan(route: index, request, catalog: catalog, controls: controls, overrides: overrides, session: session,
@@ -62,7 +72,7 @@ extension ResponsePlanner {
             switch planned.response {
             case .variant(let variant, _): bodies.append(planned.renderedBody ?? variant.body)
             case .reply(let reply): bodies.append(reply.body)
-            case .deferred, .live: bodies.append(GraphQLReply.error(500, "operation \(name) cannot be answered in a batch", code: "INTERNAL").body)
+            case .deferred, .live, .webSocket: bodies.append(GraphQLReply.error(500, "operation \(name) cannot be answered in a batch", code: "INTERNAL").body)
             }
             if first == nil { first = planned }
         }

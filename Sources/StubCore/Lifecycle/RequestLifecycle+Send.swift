@@ -42,7 +42,7 @@ extension RequestLifecycle {
         switch plan.response {
         case .variant(let variant, let key):
             if let conversation = variant.conversation, let route = plan.route, let endpoint = route.webSocket {
-                return upgrade(conversation, endpoint: endpoint, route: route, plan, request, env, now: now)
+                return upgrade(conversation, endpoint: endpoint, routeID: route.id, plan, request, env, now: now)
             }
             if let stream = plan.stream {
                 // Journaled when the stream ends, with what was sent.
@@ -73,6 +73,8 @@ extension RequestLifecycle {
             self.plan = plan
             phase = .live(LiveJournalCursor(live))
             return .respond(status: 200, body: .pulled(length: nil, headers: LiveJournal.headers))
+        case .webSocket(let conversation, let endpoint):
+            return upgrade(conversation, endpoint: endpoint, routeID: plan.routeID ?? request.path, plan, request, env, now: now)
         }
     }
 
@@ -96,7 +98,7 @@ extension RequestLifecycle {
 
     /// The 101 that hands the connection to `conversation`, or the HTTP answer refusing a
     /// handshake that is not one (`WebSocketHandshake`).
-    private mutating func upgrade(_ conversation: Conversation, endpoint: WebSocketEndpoint, route: Route, _ plan: ResponsePlan,
+    private mutating func upgrade(_ conversation: Conversation, endpoint: WebSocketEndpoint, routeID: String, _ plan: ResponsePlan,
                                   _ request: some LifecycleRequest, _ env: LifecycleEnvironment, now: UInt64) -> LifecycleAction {
         switch WebSocketHandshake.accept(request, endpoint: endpoint) {
         case .failure(let refusal):
@@ -104,7 +106,7 @@ extension RequestLifecycle {
         case .success(let accepted):
             phase = .done
             finish(plan, request, env, now: now, status: 101, fault: nil)
-            let open = OpenConversation(conversation: conversation, routeID: route.id, variant: plan.variantName ?? "",
+            let open = OpenConversation(conversation: conversation, routeID: routeID, variant: plan.variantName ?? "",
                                         subprotocol: accepted.subprotocol, session: plan.session, path: request.path)
             return .upgrade(headers: accepted.headers, conversation: open)
         }

@@ -48,7 +48,9 @@ package struct RouteLoader {
             switch key {
             case "websocket":
                 webSocket = ConversationReader(reader: reader).endpoint(value, at: key)
-                if operation != nil { reader.fail(key, "expected an HTTP route: GraphQL subscriptions over WebSocket are not served yet") }
+                if operation != nil {
+                    reader.fail(key, "expected no websocket in an operation route: subscriptions are served over the endpoint's WebSocket (graphql-transport-ws)")
+                }
             case "operation", "kind":
                 continue
             case "method" where operation != nil, "path" where operation != nil:
@@ -93,6 +95,7 @@ package struct RouteLoader {
         var context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,
                                      envelope: defaults.envelope, delay: routeDelay, throttle: routeThrottle)
         context.isWebSocket = isWebSocket
+        context.isSubscription = operation?.kind == "subscription"
         context.validators = validators
         var variants: [Variant] = []
         for (name, value) in entries {

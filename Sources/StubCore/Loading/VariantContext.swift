@@ -9,6 +9,8 @@ struct VariantContext {
     var validators = CacheValidatorDefaults()
     /// True in a route with `"websocket"`, where a variant may hold a conversation.
     var isWebSocket = false
+    /// True in a subscription operation's route, where a variant may hold `next` and `complete`.
+    var isSubscription = false
 
     func variant(name: String, json: JSONValue?, file: BodyFile?) -> Variant? {
         let path = ValueReader.join("variants", name)
@@ -37,6 +39,15 @@ struct VariantContext {
             }
             draft.status = 101
         }
+        var subscription: SubscriptionScript?
+        // A subscription's answers travel over the WebSocket, its errors in GraphQL's shape: its
+        // variants need no status.
+        if isSubscription && draft.status == nil { draft.status = 200 }
+        if let next = draft.next {
+            subscription = SubscriptionScript(events: next, complete: draft.complete ?? true)
+        } else if draft.complete != nil {
+            reader.fail(ValueReader.join(path, "complete"), "expected complete only beside next")
+        }
         guard let finalStatus = draft.status ?? (draft.fault != nil ? 0 : nil) else {
             reader.fail(path, "expected a status: start the name with one (\"401-\(name)\") or add \"status\"")
             return nil
@@ -53,7 +64,7 @@ struct VariantContext {
         return Variant(name: name, status: finalStatus, headers: merged, body: draft.body ?? [], condition: draft.condition,
                        delay: draft.delay, throttleBytesPerSecond: draft.throttle, fault: draft.fault, template: template,
                        description: draft.description, stream: stream, cutAfter: draft.cutAfter,
-                       bodySource: draft.body == nil ? nil : draft.bodySource, conversation: draft.conversation)
+                       bodySource: draft.body == nil ? nil : draft.bodySource, conversation: draft.conversation, subscription: subscription)
     }
 
     /// Reads one key of a variant's object into `draft`. Every key has its own case, so a new
@@ -100,6 +111,14 @@ struct VariantContext {
                 return reader.fail(p, "expected a conversation only in a WebSocket route; add \"websocket\": {} to route.json")
             }
             draft.conversation = ConversationReader(reader: reader).conversation(value, at: p)
+        case .next:
+            guard isSubscription else {
+                return reader.fail(p, "expected next only in a subscription operation's route (\"kind\": \"subscription\")")
+            }
+            draft.next = subscriptionEvents(value, at: p)
+        case .complete:
+            guard case .bool(let flag) = value else { return reader.fail(p, "expected true or false, found \(value.kindDescription)") }
+            draft.complete = flag
         case .fault:
             if case .object = value {
                 draft.cutAfter = cutAfterFault(value, at: p)

@@ -1,6 +1,6 @@
 /// The keys a variant's object in `route.json` may hold, in the order the format describes them.
 enum VariantKey: String, CaseIterable {
-    case status, headers, body, error, when, description, delay, throttle, fault, template, stream, keepOpen, etag, lastModified, conversation
+    case status, headers, body, error, when, description, delay, throttle, fault, template, stream, keepOpen, etag, lastModified, conversation, next, complete
 }
 
 /// A variant as its keys are read, before it is checked whole and made a `Variant`.
@@ -31,6 +31,9 @@ struct VariantDraft {
     var ownValidators = false
     /// A WebSocket variant's script.
     var conversation: Conversation?
+    /// A subscription variant's `next` payloads and `complete`.
+    var next: [SubscriptionScript.Event]?
+    var complete: Bool?
 
     /// A draft with what the name and the body file give, and the route's delay and throttle.
     init(name: String, file: BodyFile?, delay: DelaySpec?, throttle: Int?) {

@@ -82,6 +82,9 @@ public struct Conversation: Sendable {
     public let fault: SocketFault?
     /// Outgoing frames are written at most this many bytes per second (`"throttle"`).
     public let bytesPerSecond: Int?
+    /// For a GraphQL endpoint's WebSocket: the conversation is the subscription protocol, each
+    /// `subscribe` answered by the operation route it names; the script above is not used.
+    package var graphQL: GraphQLSocket? = nil
 
     package init(onOpen: [Message] = [], replies: [Reply] = [], ending: Ending? = nil, fault: SocketFault? = nil, bytesPerSecond: Int? = nil) {
         self.onOpen = onOpen

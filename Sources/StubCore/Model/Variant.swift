@@ -30,6 +30,8 @@ public final class Variant: Sendable {
     /// For a WebSocket route: the conversation held once the handshake is answered with 101;
     /// nil for a variant that answers the handshake over HTTP (a 401 refusing it).
     public let conversation: Conversation?
+    /// For a GraphQL subscription: what a `subscribe` over `graphql-transport-ws` streams.
+    package let subscription: SubscriptionScript?
     /// Its `ETag` and `Last-Modified`, when its headers have either: a conditional GET is then
     /// answered `304` when they match (nil for a stream, whose events are not one representation).
     package let validators: Validators?
@@ -45,7 +47,8 @@ public final class Variant: Sendable {
     /// Makes a variant from prepared parts.
     package init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
                 delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, template: ResponseTemplate? = nil,
-                description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil, bodySource: String? = nil, conversation: Conversation? = nil) {
+                description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil, bodySource: String? = nil, conversation: Conversation? = nil,
+                subscription: SubscriptionScript? = nil) {
         self.name = name
         self.status = status
         self.headers = headers
@@ -60,6 +63,7 @@ public final class Variant: Sendable {
         self.cutAfter = cutAfter
         self.bodySource = bodySource
         self.conversation = conversation
+        self.subscription = subscription
         validators = stream == nil ? Validators(headers: headers) : nil
     }
 }

@@ -13,6 +13,8 @@ package struct ResponsePlan: Sendable {
         case deferred(DeferredReply)
         /// The journal as it happens (`GET /__stubd/journal/stream`), until the client leaves.
         case live(LiveJournal)
+        /// A WebSocket the core answers itself: a GraphQL endpoint's `graphql-transport-ws`.
+        case webSocket(Conversation, endpoint: WebSocketEndpoint)
     }
 
     /// Why a variant was chosen, for the access log and the journal.
