@@ -13,6 +13,7 @@ extension WebSocketPeer {
         for message in messages {
             at &+= UInt64(message.delay?.sample() ?? 0) * 1_000_000
             var payload = message.payload
+            if let template = message.template { payload = .text(open.render(template, answering: echoing?.bytes)) }
             if payload == .echo, let echoing {
                 payload = echoing.opcode == 1 ? .text(String(decoding: echoing.bytes, as: UTF8.self)) : .binary(echoing.bytes)
             }

@@ -193,6 +193,25 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    func templatedMessagesFillInTheHandshakeAndTheMessage() async throws {
+        let folder = try TemporaryStubDirectory(["t/room/route.json": #"""
+            {"path": "/t/{room}", "websocket": {}, "variants": {"t": {"conversation": {
+              "onOpen": [{"text": "welcome to {{path.room}}, {{query.name}}", "template": true}],
+              "replies": [{"send": [{"json": {"echoed": "{{body.text}}", "app": "{{header.X-App}}"}, "template": true}]}]}}}}
+            """#])
+        try await withServer(stubs: folder.url) { server in
+            let script = Repository.root.appendingPathComponent("Tests/Clients/ws_template.py").path
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, WebSocketTests.webSocketURL(server)])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
+            #expect(seen["welcome"] as? String == "welcome to lobby, Ann")
+            // A quote in the client's text is escaped: the reply is still JSON.
+            let reply = try #require(seen["reply"] as? [String: String])
+            #expect(reply == ["echoed": #"hi "there""#, "app": "Shop/1.2"])
+        }
+    }
+
     /// A second client, independent of `websockets`: wsproto (python-hyper's sans-IO protocol),
     /// with a ping and a message sent in two fragments.
     @Test(.enabled(if: (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import wsproto"]).exitCode) == 0,

@@ -104,6 +104,9 @@ package struct OpenConversation: Sendable {
     package let session: String?
     /// The handshake's path, as sent.
     package let path: String
+    /// The handshake request (without a body) and its route, for templated messages.
+    package var handshake: StubRequest?
+    package var route: Route?
 
     package init(conversation: Conversation, routeID: String, variant: String, subprotocol: String?, session: String?, path: String) {
         self.conversation = conversation
@@ -112,5 +115,19 @@ package struct OpenConversation: Sendable {
         self.subprotocol = subprotocol
         self.session = session
         self.path = path
+    }
+}
+
+extension OpenConversation {
+    /// A templated message's text: `{{path.…}}`, `{{query.…}}`, `{{header.…}}`, `{{method}}` and
+    /// `{{request.path}}` from the handshake, `{{body.…}}` from `message`, the client's message
+    /// being answered (a top-level field of a JSON object; empty in `onOpen`).
+    package func render(_ template: ResponseTemplate, answering message: [UInt8]?) -> String {
+        var request = handshake ?? StubRequest(method: "GET", path: path)
+        request.body = message ?? []
+        request.headers.removeAll { ASCIICase.equal($0.name, "Content-Type") }
+        request.headers.append(("Content-Type", "application/json"))
+        var view = route.map { RequestView(request, route: $0) } ?? RequestView(request, parameters: [:])
+        return String(decoding: template.render(&view), as: UTF8.self)
     }
 }

@@ -106,8 +106,14 @@ extension RequestLifecycle {
         case .success(let accepted):
             phase = .done
             finish(plan, request, env, now: now, status: 101, fault: nil)
-            let open = OpenConversation(conversation: conversation, routeID: routeID, variant: plan.variantName ?? "",
+            var open = OpenConversation(conversation: conversation, routeID: routeID, variant: plan.variantName ?? "",
                                         subprotocol: accepted.subprotocol, session: plan.session, path: request.path)
+            if conversation.hasTemplates {
+                var handshake = request.snapshot()
+                handshake.body = []
+                open.handshake = handshake
+                open.route = plan.route
+            }
             return .upgrade(headers: accepted.headers, conversation: open)
         }
     }

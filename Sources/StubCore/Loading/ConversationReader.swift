@@ -100,12 +100,15 @@ struct ConversationReader {
     }
 
     private func message(_ value: JSONValue, at path: String) -> Conversation.Message? {
-        guard let members = reader.object(value, at: path, allowed: ["text", "json", "base64", "echo", "delay"]) else { return nil }
-        var payload: Conversation.Message.Payload?, delay: DelaySpec?
+        guard let members = reader.object(value, at: path, allowed: ["text", "json", "base64", "echo", "delay", "template"]) else { return nil }
+        var payload: Conversation.Message.Payload?, delay: DelaySpec?, templated = false
         for (key, v) in members {
             let p = ValueReader.join(path, key)
             switch key {
             case "delay": delay = reader.delay(v, at: p)
+            case "template":
+                guard case .bool(let flag) = v else { reader.fail(p, "expected true or false, found \(v.kindDescription)"); continue }
+                templated = flag
             case _ where payload != nil: reader.fail(p, "expected one of text, json, base64 or echo in a message, found a second")
             case "echo":
                 guard case .bool(true) = v else { reader.fail(p, "expected true (the client's message, sent back)"); continue }
@@ -127,7 +130,19 @@ struct ConversationReader {
             }
             return nil
         }
-        return Conversation.Message(payload: payload, delay: delay)
+        var message = Conversation.Message(payload: payload, delay: delay)
+        if templated {
+            // Placeholders in a json message sit inside its strings: values are escaped as JSON.
+            guard case .text(let text) = payload else {
+                reader.fail(ValueReader.join(path, "template"), "expected a template only on a text or json message")
+                return message
+            }
+            switch ResponseTemplate.parse(Array(text.utf8), escapesJSON: members.contains { $0.key == "json" }) {
+            case .success(let template): message.template = template
+            case .failure(let error): reader.fail(ValueReader.join(path, "template"), error.message)
+            }
+        }
+        return message
     }
 
     /// `{"code": 1000, "reason": "bye", "drop": false}`, with `afterMessages` and `afterMs` when

@@ -14,10 +14,18 @@ public struct Conversation: Sendable {
 
         public let payload: Payload
         public let delay: DelaySpec?
+        /// With `"template": true`: the text with the handshake's and the client message's values
+        /// filled in when it is sent (`OpenConversation.render`).
+        package var template: ResponseTemplate?
 
         package init(payload: Payload, delay: DelaySpec? = nil) {
             self.payload = payload
             self.delay = delay
+        }
+
+        /// Same payload and delay, both templates or neither (a template is its payload's text).
+        public static func == (lhs: Message, rhs: Message) -> Bool {
+            lhs.payload == rhs.payload && lhs.delay == rhs.delay && (lhs.template == nil) == (rhs.template == nil)
         }
     }
 
@@ -138,5 +146,12 @@ public struct WebSocketEndpoint: Sendable {
 
     package init(subprotocols: [String] = []) {
         self.subprotocols = subprotocols
+    }
+}
+
+extension Conversation {
+    /// Whether a message of the script is templated: only then is the handshake kept for it.
+    package var hasTemplates: Bool {
+        (onOpen + replies.flatMap(\.send)).contains { $0.template != nil }
     }
 }
