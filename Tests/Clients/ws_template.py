@@ -1,4 +1,5 @@
-"""A templated conversation: values from the handshake and from the client's message; prints JSON.
+"""A templated conversation (values from the handshake and from the client's message) and messages
+from files; prints JSON.
 usage: ws_template.py BASE_WS_URL"""
 import json
 import sys
@@ -10,4 +11,7 @@ with connect(sys.argv[1] + "/t/lobby?name=Ann", additional_headers={"X-App": "Sh
     out["welcome"] = ws.recv(timeout=5)
     ws.send(json.dumps({"text": 'hi "there"'}))
     out["reply"] = json.loads(ws.recv(timeout=5))
+with connect(sys.argv[1] + "/file") as ws:
+    out["fileBytes"] = list(ws.recv(timeout=5))
+    out["fileText"] = ws.recv(timeout=5)
 print(json.dumps(out))

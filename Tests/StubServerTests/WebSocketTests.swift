@@ -194,12 +194,18 @@ import Testing
     }
 
     @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
-    func templatedMessagesFillInTheHandshakeAndTheMessage() async throws {
-        let folder = try TemporaryStubDirectory(["t/room/route.json": #"""
+    func templatedMessagesAndMessagesFromFiles() async throws {
+        let folder = try TemporaryStubDirectory([
+            "t/room/route.json": #"""
             {"path": "/t/{room}", "websocket": {}, "variants": {"t": {"conversation": {
               "onOpen": [{"text": "welcome to {{path.room}}, {{query.name}}", "template": true}],
               "replies": [{"send": [{"json": {"echoed": "{{body.text}}", "app": "{{header.X-App}}"}, "template": true}]}]}}}}
-            """#])
+            """#,
+            // Messages from files beside route.json: bytes as a binary frame, .txt as text.
+            "f/route.json": #"{"path": "/file", "websocket": {}, "variants": {"f": {"conversation": {"onOpen": [{"file": "frame.message.bin"}, {"file": "hello.message.txt"}]}}}}"#,
+            "f/frame.message.bin": "\u{0}\u{1}\u{2}\u{7F}",
+            "f/hello.message.txt": "hello from a file",
+        ])
         try await withServer(stubs: folder.url) { server in
             let script = Repository.root.appendingPathComponent("Tests/Clients/ws_template.py").path
             let run = try await Subprocess.run("/usr/bin/env", ["python3", script, WebSocketTests.webSocketURL(server)])
@@ -209,6 +215,8 @@ import Testing
             // A quote in the client's text is escaped: the reply is still JSON.
             let reply = try #require(seen["reply"] as? [String: String])
             #expect(reply == ["echoed": #"hi "there""#, "app": "Shop/1.2"])
+            #expect(seen["fileBytes"] as? [Int] == [0, 1, 2, 127])
+            #expect(seen["fileText"] as? String == "hello from a file")
         }
     }
 
@@ -233,8 +241,12 @@ import Testing
     @Test(arguments: [
         (#"{"method": "GET", "path": "/a", "variants": {"x": {"conversation": {}}}}"#, "expected a conversation only in a WebSocket route"),
         (#"{"path": "/a", "websocket": {}, "method": "POST", "variants": {"x": {"conversation": {}}}}"#, "expected GET for a WebSocket route"),
+        (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"onOpen": [{"file": "../secret.message.bin"}]}}}}"#,
+         "expected a file beside route.json named <name>.message.<ext> (like frame.message.bin), found \"../secret.message.bin\""),
+        (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"onOpen": [{"file": "gone.message.bin"}]}}}}"#,
+         "svc/a/gone.message.bin"),
         (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"onOpen": [{"text": "a", "json": 1}]}}}}"#,
-         "variants.x.conversation.onOpen[0].json: expected one of text, json, base64 or echo in a message, found a second"),
+         "variants.x.conversation.onOpen[0].json: expected one of text, json, base64, file or echo in a message, found a second"),
         (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"close": {"afterMs": 5, "code": 1005}}}}}"#,
          "variants.x.conversation.close.code: expected a close code a server may send"),
         (#"{"path": "/a", "websocket": {}, "variants": {"x": {"conversation": {"close": {"code": 1000}}}}}"#,

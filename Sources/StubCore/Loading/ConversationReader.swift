@@ -7,6 +7,13 @@ import Foundation
 /// Reads a variant's `conversation` and a route's `websocket`, naming the place of every problem.
 struct ConversationReader {
     let reader: ValueReader
+    /// The route's folder, where a message's `file` is read.
+    var folder = (path: "", relative: "")
+
+    /// A message's own file: `<name>.message.<ext>` in the route folder (not a variant's body).
+    static func isMessageFile(_ name: String) -> Bool {
+        PathText.deletingPathExtension(name).lowercased().hasSuffix(".message")
+    }
 
     /// `{"subprotocols": ["chat.v1"]}`, all keys optional.
     func endpoint(_ value: JSONValue, at path: String) -> WebSocketEndpoint? {
@@ -100,7 +107,7 @@ struct ConversationReader {
     }
 
     private func message(_ value: JSONValue, at path: String) -> Conversation.Message? {
-        guard let members = reader.object(value, at: path, allowed: ["text", "json", "base64", "echo", "delay", "template"]) else { return nil }
+        guard let members = reader.object(value, at: path, allowed: ["text", "json", "base64", "file", "echo", "delay", "template"]) else { return nil }
         var payload: Conversation.Message.Payload?, delay: DelaySpec?, templated = false
         for (key, v) in members {
             let p = ValueReader.join(path, key)
@@ -109,12 +116,13 @@ struct ConversationReader {
             case "template":
                 guard case .bool(let flag) = v else { reader.fail(p, "expected true or false, found \(v.kindDescription)"); continue }
                 templated = flag
-            case _ where payload != nil: reader.fail(p, "expected one of text, json, base64 or echo in a message, found a second")
+            case _ where payload != nil: reader.fail(p, "expected one of text, json, base64, file or echo in a message, found a second")
             case "echo":
                 guard case .bool(true) = v else { reader.fail(p, "expected true (the client's message, sent back)"); continue }
                 payload = .echo
             case "text": payload = reader.string(v, at: p).map { .text($0) }
             case "json": payload = .text(v.serialized(pretty: false))
+            case "file": payload = reader.string(v, at: p).flatMap { messageFile($0, at: p) }
             default:
                 guard let text = reader.string(v, at: p) else { continue }
                 guard let bytes = Data(base64Encoded: text) else {
@@ -125,8 +133,8 @@ struct ConversationReader {
             }
         }
         guard let payload else {
-            if !members.contains(where: { ["text", "json", "base64", "echo"].contains($0.key) }) {
-                reader.fail(path, "expected a message: {\"text\": \"…\"}, {\"json\": …}, {\"base64\": \"…\"} or {\"echo\": true}")
+            if !members.contains(where: { ["text", "json", "base64", "file", "echo"].contains($0.key) }) {
+                reader.fail(path, "expected a message: {\"text\": \"…\"}, {\"json\": …}, {\"base64\": \"…\"}, {\"file\": \"…\"} or {\"echo\": true}")
             }
             return nil
         }
@@ -213,5 +221,28 @@ struct ConversationReader {
     /// True for a close code an endpoint may put in a close frame.
     package static func sendableCode(_ code: Int) -> Bool {
         (1000...1003).contains(code) || (1007...1014).contains(code) || (3000...4999).contains(code)
+    }
+
+    /// `{"file": "frame.message.bin"}`: the bytes of a file beside route.json, as a binary message
+    /// (a text one for `.txt` and `.json`).
+    private func messageFile(_ name: String, at path: String) -> Conversation.Message.Payload? {
+        guard !name.contains("/"), !name.hasPrefix("."), ConversationReader.isMessageFile(name) else {
+            reader.fail(path, "expected a file beside route.json named <name>.message.<ext> (like frame.message.bin), found \"\(name)\"")
+            return nil
+        }
+        switch StubFiles.read(PathText.join(folder.path, name)) {
+        case .failure(let error):
+            reader.fail(path, "\(folder.relative)/\(name): \(error.description)")
+            return nil
+        case .success(let bytes):
+            if ["txt", "json"].contains(PathText.pathExtension(name).lowercased()) {
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    reader.fail(path, "\(folder.relative)/\(name): expected UTF-8 text in a .\(PathText.pathExtension(name)) message file")
+                    return nil
+                }
+                return .text(text)
+            }
+            return .binary(bytes)
+        }
     }
 }

@@ -95,6 +95,7 @@ package struct RouteLoader {
         var context = VariantContext(reader: reader, parameters: template.parameterNames, baseHeaders: defaults.headers + routeHeaders,
                                      envelope: defaults.envelope, delay: routeDelay, throttle: routeThrottle)
         context.isWebSocket = isWebSocket
+        context.routeFolder = (PathText.join(root, folder), folder)
         context.isSubscription = operation?.kind == "subscription"
         context.validators = validators
         var variants: [Variant] = []
@@ -170,6 +171,8 @@ package struct RouteLoader {
                 continue
             }
             guard StubLoader.isStubFile(entry) else { continue }
+            // `greeting.message.bin`: a WebSocket message's bytes, read by the message that names it.
+            if ConversationReader.isMessageFile(entry) { continue }
             // An operation route keeps its operation's document beside it, for `check --graphql`.
             if entry == RouteLoader.operationDocument {
                 if !isOperation { log.addFile(relative, "an operation document belongs to an operation route; expected \"operation\" in route.json") }

@@ -9,6 +9,8 @@ struct VariantContext {
     var validators = CacheValidatorDefaults()
     /// True in a route with `"websocket"`, where a variant may hold a conversation.
     var isWebSocket = false
+    /// The route's folder (absolute, and as messages name it), for message files.
+    var routeFolder = (path: "", relative: "")
     /// True in a subscription operation's route, where a variant may hold `next` and `complete`.
     var isSubscription = false
 
@@ -110,7 +112,7 @@ struct VariantContext {
             guard isWebSocket else {
                 return reader.fail(p, "expected a conversation only in a WebSocket route; add \"websocket\": {} to route.json")
             }
-            draft.conversation = ConversationReader(reader: reader).conversation(value, at: p)
+            draft.conversation = ConversationReader(reader: reader, folder: routeFolder).conversation(value, at: p)
         case .next:
             guard isSubscription else {
                 return reader.fail(p, "expected next only in a subscription operation's route (\"kind\": \"subscription\")")
