@@ -81,4 +81,15 @@ extension WebSocketPeer {
         // A client that never answers the close is let go after 2 s (RFC 6455 §7.1.1 leaves the wait open).
         timers.append((now &+ 2_000_000_000, .giveUp))
     }
+
+    /// Sends a ping (its payload the time, for the record) and schedules the next one.
+    func ping(_ now: UInt64) {
+        guard let context, !ending, !finished, let every = open.conversation.pingEveryMs else { return }
+        let payload = Array("stubd \(now / 1_000_000)".utf8)
+        _ = payload.withUnsafeBufferPointer { buffer in
+            var message = wslay_event_msg(opcode: 9, msg: buffer.baseAddress, msg_length: buffer.count)
+            return wslay_event_queue_msg(context, &message)
+        }
+        timers.append((now &+ UInt64(every) * 1_000_000, .ping))
+    }
 }

@@ -25,6 +25,8 @@ final class WebSocketPeer {
         case graphQLInitTimeout
         /// One `next` of subscription `id`; with a nil payload, its `complete`.
         case subscription(id: String, payload: JSONValue?)
+        /// The server's own ping, then the next one scheduled.
+        case ping
     }
 
     let fd: Int32
@@ -100,6 +102,7 @@ final class WebSocketPeer {
         if let ending = open.conversation.ending, let ms = ending.afterMs {
             timers.append((now &+ UInt64(ms) * 1_000_000, .end(ending)))
         }
+        if let every = open.conversation.pingEveryMs { timers.append((now &+ UInt64(every) * 1_000_000, .ping)) }
         if let fault = open.conversation.fault, let ms = fault.afterMs {
             timers.append((now &+ UInt64(ms) * 1_000_000, .fault(fault.kind)))
         }
@@ -179,6 +182,7 @@ final class WebSocketPeer {
             case .resume: break
             case .graphQLInitTimeout: refuse(4408, "Connection initialisation timeout")
             case .subscription(let id, let payload): subscriptionEvent(id, payload)
+            case .ping: ping(now)
             }
         }
     }

@@ -81,4 +81,23 @@ extension WebSocketTests {
             #expect(close?.first as? Int == 1000 && close?.last as? String == "bye", "\(seen)")
         }
     }
+
+    /// `"ping": {"everyMs": N}`: the server pings on its own, and the client's pongs keep nothing going wrong.
+    @Test(.enabled(if: (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import wsproto"]).exitCode) == 0,
+                   "wsproto is not installed: python3 -m pip install wsproto"))
+    func theServerPingsWhenAsked() async throws {
+        let folder = try TemporaryStubDirectory(["p/route.json": #"{"path": "/p", "websocket": {}, "variants": {"p": {"conversation": {"ping": {"everyMs": 100}}}}}"#])
+        try await withServer(stubs: folder.url) { server in
+            let script = Repository.root.appendingPathComponent("Tests/Clients/wsproto_pings.py").path
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, "127.0.0.1", String(server.port), "/p", "1"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let seen = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
+            #expect(seen["accepted"] as? Bool == true)
+            // About ten in a second; the count is loose, the machine may be busy.
+            #expect((seen["pings"] as? Int ?? 0) >= 3, "\(seen)")
+            #expect((seen["payloads"] as? [String])?.allSatisfy { $0.hasPrefix("stubd ") } == true)
+            let client = StubdClient(baseURL: server.baseURL)
+            #expect(try await eventually(5) { try await client.conversations(openOnly: true).isEmpty }, "the client left; its conversation ended")
+        }
+    }
 }

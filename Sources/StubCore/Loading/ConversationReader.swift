@@ -39,9 +39,9 @@ struct ConversationReader {
 
     /// `{"onOpen": [...], "replies": [...], "close": {...}}`, all keys optional.
     func conversation(_ value: JSONValue, at path: String) -> Conversation? {
-        guard let members = reader.object(value, at: path, allowed: ["onOpen", "replies", "close", "fault", "throttle"]) else { return nil }
+        guard let members = reader.object(value, at: path, allowed: ["onOpen", "replies", "close", "fault", "throttle", "ping"]) else { return nil }
         var onOpen: [Conversation.Message] = [], replies: [Conversation.Reply] = [], ending: Conversation.Ending?
-        var fault: Conversation.SocketFault?, bytesPerSecond: Int?
+        var fault: Conversation.SocketFault?, bytesPerSecond: Int?, pingEveryMs: Int?
         for (key, v) in members {
             let p = ValueReader.join(path, key)
             switch key {
@@ -50,6 +50,7 @@ struct ConversationReader {
                 if onOpen.contains(where: { $0.payload == .echo }) { reader.fail(p, "expected echo only in a reply's send: on open there is nothing to echo") }
             case "fault": fault = socketFault(v, at: p)
             case "throttle": bytesPerSecond = reader.throttle(v, at: p)
+            case "ping": pingEveryMs = pingInterval(v, at: p)
             case "replies":
                 guard case .array(let items) = v else {
                     reader.fail(p, "expected an array of replies like {\"when\": {\"text\": \"ping\"}, \"send\": [{\"text\": \"pong\"}]}, found \(v.kindDescription)")
@@ -59,7 +60,9 @@ struct ConversationReader {
             default: ending = self.ending(v, at: p, timed: true)
             }
         }
-        return Conversation(onOpen: onOpen, replies: replies, ending: ending, fault: fault, bytesPerSecond: bytesPerSecond)
+        var conversation = Conversation(onOpen: onOpen, replies: replies, ending: ending, fault: fault, bytesPerSecond: bytesPerSecond)
+        conversation.pingEveryMs = pingEveryMs
+        return conversation
     }
 
     private func reply(_ value: JSONValue, at path: String) -> Conversation.Reply? {
@@ -189,28 +192,6 @@ struct ConversationReader {
             reader.fail(path, "expected afterMessages or afterMs: when the server ends the conversation")
         }
         return Conversation.Ending(code: code, reason: reason, drop: drop, afterMessages: afterMessages, afterMs: afterMs)
-    }
-
-    /// `{"kind": "hang" | "cut", "afterMessages": N, "afterMs": T}`: one of the two at least.
-    private func socketFault(_ value: JSONValue, at path: String) -> Conversation.SocketFault? {
-        guard let members = reader.object(value, at: path, allowed: ["kind", "afterMessages", "afterMs"]) else { return nil }
-        var kind: Conversation.SocketFault.Kind?, afterMessages: Int?, afterMs: Int?
-        for (key, v) in members {
-            let p = ValueReader.join(path, key)
-            switch key {
-            case "kind":
-                guard let name = reader.string(v, at: p) else { continue }
-                kind = Conversation.SocketFault.Kind(rawValue: name)
-                if kind == nil { reader.fail(p, "expected one of \(Conversation.SocketFault.Kind.allCases.map(\.rawValue).joined(separator: ", ")), found \"\(name)\"") }
-            case "afterMessages": afterMessages = reader.int(v, at: p, in: 0...1_000_000)
-            default: afterMs = reader.int(v, at: p, in: 0...Limits.maxDelayMs)
-            }
-        }
-        if !members.contains(where: { $0.key == "kind" }) { reader.fail(path, "expected a kind: hang or cut") }
-        if afterMessages == nil && afterMs == nil && !members.contains(where: { $0.key.hasPrefix("after") }) {
-            reader.fail(path, "expected afterMessages or afterMs: when the socket fails")
-        }
-        return kind.map { Conversation.SocketFault(kind: $0, afterMessages: afterMessages, afterMs: afterMs) }
     }
 
     /// An RFC 9110 token character: a subprotocol name is a token.

@@ -90,6 +90,9 @@ public struct Conversation: Sendable {
     public let fault: SocketFault?
     /// Outgoing frames are written at most this many bytes per second (`"throttle"`).
     public let bytesPerSecond: Int?
+    /// How often the server pings the client (`"ping": {"everyMs": N}`), nil for never; the
+    /// client's pongs are read and dropped.
+    package var pingEveryMs: Int? = nil
     /// For a GraphQL endpoint's WebSocket: the conversation is the subscription protocol, each
     /// `subscribe` answered by the operation route it names; the script above is not used.
     package var graphQL: GraphQLSocket? = nil
