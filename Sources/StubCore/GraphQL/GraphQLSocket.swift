@@ -45,7 +45,8 @@ extension ResponsePlanner {
         }
         var conversation = Conversation()
         conversation.graphQL = socket
-        var plan = ResponsePlan(response: .webSocket(conversation, endpoint: WebSocketEndpoint(subprotocols: GraphQLSocket.subprotocols)), status: 101)
+        let answer = SocketAnswer(conversation: conversation, endpoint: WebSocketEndpoint(subprotocols: GraphQLSocket.subprotocols))
+        var plan = ResponsePlan(response: .webSocket(answer), status: 101)
         // Named for the conversation record: the endpoint's service, then what it serves.
         plan.routeID = (endpoint.service.map { $0 + "/" } ?? "") + "subscriptions"
         plan.variantName = "subscriptions"

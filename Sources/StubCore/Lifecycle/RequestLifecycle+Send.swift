@@ -73,8 +73,8 @@ extension RequestLifecycle {
             self.plan = plan
             phase = .live(LiveJournalCursor(live))
             return .respond(status: 200, body: .pulled(length: nil, headers: LiveJournal.headers))
-        case .webSocket(let conversation, let endpoint):
-            return upgrade(conversation, endpoint: endpoint, routeID: plan.routeID ?? request.path, plan, request, env, now: now)
+        case .webSocket(let answer):
+            return upgrade(answer.conversation, endpoint: answer.endpoint, routeID: plan.routeID ?? request.path, plan, request, env, now: now)
         }
     }
 

@@ -14,7 +14,7 @@ package struct ResponsePlan: Sendable {
         /// The journal as it happens (`GET /__stubd/journal/stream`), until the client leaves.
         case live(LiveJournal)
         /// A WebSocket the core answers itself: a GraphQL endpoint's `graphql-transport-ws`.
-        case webSocket(Conversation, endpoint: WebSocketEndpoint)
+        case webSocket(SocketAnswer)
     }
 
     /// Why a variant was chosen, for the access log and the journal.
@@ -191,5 +191,17 @@ package struct ResponsePlan: Sendable {
     package var variant: Variant? {
         if case .variant(let variant, _) = response { return variant }
         return nil
+    }
+}
+
+/// The conversation a WebSocket handshake the core answers itself opens, and its endpoint. A
+/// class: the plan's answer stays the size of its other cases (every request's plan holds one).
+package final class SocketAnswer: Sendable {
+    package let conversation: Conversation
+    package let endpoint: WebSocketEndpoint
+
+    package init(conversation: Conversation, endpoint: WebSocketEndpoint) {
+        self.conversation = conversation
+        self.endpoint = endpoint
     }
 }
