@@ -45,14 +45,7 @@ class Daemon:
 
     def stats(self):
         """Threads and RSS (MB) of the daemon now."""
-        threads = rss = 0
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            for line in f:
-                if line.startswith("Threads:"):
-                    threads = int(line.split()[1])
-                elif line.startswith("VmRSS:"):
-                    rss = int(line.split()[1]) / 1024
-        return threads, rss
+        return proc_stats(self.proc.pid)
 
     def get(self, path):
         with urllib.request.urlopen(self.base + path, timeout=10) as r:
@@ -75,6 +68,18 @@ def percentile(values, p):
 
 def median(values):
     return percentile(values, 50)
+
+
+def proc_stats(pid):
+    """Threads and RSS (MB) of a process now."""
+    threads = rss = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("Threads:"):
+                threads = int(line.split()[1])
+            elif line.startswith("VmRSS:"):
+                rss = int(line.split()[1]) / 1024
+    return threads, rss
 
 
 def rss_mb(pid):

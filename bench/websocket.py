@@ -28,7 +28,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import Server, build_release, percentile, raise_fd_limit, stubd_command  # noqa: E402
+from common import Server, build_release, percentile, proc_stats, raise_fd_limit, stubd_command  # noqa: E402
 
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
@@ -56,17 +56,6 @@ def write_stubs(root):
         os.makedirs(os.path.join(root, name))
         with open(os.path.join(root, name, "route.json"), "w") as f:
             json.dump(route, f)
-
-
-def proc_stats(pid):
-    threads = rss = 0
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("Threads:"):
-                threads = int(line.split()[1])
-            elif line.startswith("VmRSS:"):
-                rss = int(line.split()[1]) / 1024
-    return threads, rss
 
 
 async def open_many(url, n, into, first_message):
