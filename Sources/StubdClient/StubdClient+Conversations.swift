@@ -17,6 +17,8 @@ extension StubdClient {
         public let path: String
         public let session: String?
         public let subprotocol: String?
+        /// The handshake's `Origin` header, when sent.
+        public let origin: String?
         /// `open` or `ended`.
         public let state: String
         /// Messages from the client and from stubd so far.

@@ -7,7 +7,7 @@ import sys
 from websockets.sync.client import connect
 
 out = {}
-with connect(sys.argv[1] + "/t/lobby?name=Ann", additional_headers={"X-App": "Shop/1.2"}) as ws:
+with connect(sys.argv[1] + "/t/lobby?name=Ann", additional_headers={"X-App": "Shop/1.2"}, origin="https://app.example") as ws:
     out["welcome"] = ws.recv(timeout=5)
     ws.send(json.dumps({"text": 'hi "there"'}))
     out["reply"] = json.loads(ws.recv(timeout=5))

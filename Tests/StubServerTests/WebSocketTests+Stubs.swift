@@ -32,6 +32,9 @@ extension WebSocketTests {
             #expect(reply == ["echoed": #"hi "there""#, "app": "Shop/1.2"])
             #expect(seen["fileBytes"] as? [Int] == [0, 1, 2, 127])
             #expect(seen["fileText"] as? String == "hello from a file")
+            // The handshake's Origin is kept with the conversation.
+            let record = try await StubdClient(baseURL: server.baseURL).conversations(route: "t/room")
+            #expect(record.first?.origin == "https://app.example", "\(record)")
         }
     }
 

@@ -103,6 +103,9 @@ import Testing
             let accepted = try await Curl.run(["-si", "--max-time", "1", url] + upgrade + ["-H", "Sec-WebSocket-Version: 13"])
             #expect(accepted.stdout.hasPrefix("HTTP/1.1 101"), "\(accepted.stdout)")
             #expect(accepted.stdout.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="), "\(accepted.stdout)")
+            // One Connection header, naming Upgrade once (libmicrohttpd writes it).
+            let connection = accepted.stdout.split(separator: "\r\n").filter { $0.lowercased().hasPrefix("connection:") }
+            #expect(connection.map { $0.lowercased() } == ["connection: upgrade"], "\(accepted.stdout)")
         }
     }
 

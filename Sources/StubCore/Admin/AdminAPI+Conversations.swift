@@ -103,7 +103,8 @@ extension AdminAPI {
         var members: [(key: String, value: JSONValue)] = [
             ("id", .number(Double(entry.id))), ("route", .string(entry.route)), ("variant", .string(entry.variant)),
             ("path", .string(entry.path)), ("session", entry.session.map { .string($0) } ?? .null),
-            ("subprotocol", entry.subprotocol.map { .string($0) } ?? .null), ("opened", .string(ISO8601.format(entry.opened))),
+            ("subprotocol", entry.subprotocol.map { .string($0) } ?? .null), ("origin", entry.origin.map { .string($0) } ?? .null),
+            ("opened", .string(ISO8601.format(entry.opened))),
             ("state", .string(entry.ending == nil ? "open" : "ended")),
             ("messagesIn", .number(Double(incoming))), ("messagesOut", .number(Double(entry.messages.count - incoming))),
             ("messagesNotKept", .number(Double(entry.droppedMessages))),

@@ -104,6 +104,8 @@ package struct OpenConversation: Sendable {
     package let session: String?
     /// The handshake's path, as sent.
     package let path: String
+    /// The handshake's `Origin`, for the record.
+    package var origin: String?
     /// The handshake request (without a body) and its route, for templated messages.
     package var handshake: StubRequest?
     package var route: Route?

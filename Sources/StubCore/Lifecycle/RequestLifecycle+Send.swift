@@ -108,6 +108,7 @@ extension RequestLifecycle {
             finish(plan, request, env, now: now, status: 101, fault: nil)
             var open = OpenConversation(conversation: conversation, routeID: routeID, variant: plan.variantName ?? "",
                                         subprotocol: accepted.subprotocol, session: plan.session, path: request.path)
+            open.origin = request.header("Origin")
             if conversation.hasTemplates {
                 var handshake = request.snapshot()
                 handshake.body = []

@@ -22,14 +22,16 @@ struct UpgradeHandle: @unchecked Sendable {
 
 extension MHDResponse {
     /// The 101 that gives the connection to `target` (`MHD_create_response_for_upgrade`), with
-    /// `headers` (the handshake's `Upgrade`, `Connection`, `Sec-WebSocket-Accept`).
+    /// `headers` (the handshake's `Upgrade`, `Sec-WebSocket-Accept`, …). `Connection: Upgrade` is
+    /// libmicrohttpd's: it adds it to every upgrade response, and ours beside it went out as
+    /// `Connection: Upgrade, Upgrade` on 0.9.75.
     convenience init?(upgradingTo target: UpgradeTarget, headers: [HTTPHeader]) {
         let cls = Unmanaged.passRetained(target).toOpaque()
         guard let made = MHD_create_response_for_upgrade(stubdUpgraded, cls) else {
             Unmanaged<UpgradeTarget>.fromOpaque(cls).release()
             return nil
         }
-        self.init(adopting: made, headers: headers)
+        self.init(adopting: made, headers: headers.filter { $0.name.lowercased() != "connection" })
     }
 }
 
