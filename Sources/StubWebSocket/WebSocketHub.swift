@@ -185,7 +185,7 @@ package final class WebSocketHub: ConversationSteering, @unchecked Sendable {
             case .close(let ids, let code, let reason):
                 for id in ids { peers[id]?.end(Conversation.Ending(code: code, reason: reason), now: now) }
             case .next(let payload, let subscription, let ids):
-                for id in ids { _ = peers[id]?.pushNext(payload, subscription: subscription) }
+                for id in ids { peers[id]?.pushNext(payload, subscription: subscription) }
             }
             touched.formUnion(ids(of: command))
         }

@@ -55,7 +55,7 @@ extension WebSocketPeer {
             var payload = errors
             if graphQL?.legacy == true, case .array(let list) = errors, let first = list.first { payload = first }
             sendJSON([("id", .string(id)), ("type", .string("error")), ("payload", payload)])
-        case .stream(let script, _, _, let delayMs):
+        case .stream(let script, let delayMs):
             graphQL?.active.insert(id)
             var at = MonotonicClock.now() &+ UInt64(delayMs) * 1_000_000
             for event in script.events {
@@ -86,11 +86,10 @@ extension WebSocketPeer {
     }
 
     /// Pushes `payload` as a `next` into subscription `subscription`, or into every running one
-    /// (the admin API's steering); how many got it.
-    func pushNext(_ payload: JSONValue, subscription: String?) -> Int {
+    /// (the admin API's steering).
+    func pushNext(_ payload: JSONValue, subscription: String?) {
         let targets = (graphQL?.active ?? []).filter { subscription == nil || $0 == subscription }
         for id in targets.sorted() { subscriptionEvent(id, payload) }
-        return targets.count
     }
 
     /// Closes the connection with one of the protocol's codes (4400 invalid message, 4401

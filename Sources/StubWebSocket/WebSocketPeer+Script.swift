@@ -64,11 +64,15 @@ extension WebSocketPeer {
         case .binary(let data): (opcode, bytes) = (2, data)
         case .echo: return
         }
-        let queued = bytes.withUnsafeBufferPointer { buffer in
+        if queue(opcode: opcode, bytes, on: context) { book.message(id, incoming: false, binary: opcode == 2, bytes) }
+    }
+
+    /// Hands one message (or control frame) to wslay; true when it took it.
+    private func queue(opcode: UInt8, _ bytes: [UInt8], on context: OpaquePointer) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
             var message = wslay_event_msg(opcode: opcode, msg: buffer.baseAddress, msg_length: buffer.count)
-            return wslay_event_queue_msg(context, &message)
+            return wslay_event_queue_msg(context, &message) == 0
         }
-        if queued == 0 { book.message(id, incoming: false, binary: opcode == 2, bytes) }
     }
 
     /// Ends the conversation as `how` says (the script's close, or one the admin API asks for).
@@ -85,11 +89,7 @@ extension WebSocketPeer {
     /// Sends a ping (its payload the time, for the record) and schedules the next one.
     func ping(_ now: UInt64) {
         guard let context, !ending, !finished, let every = open.conversation.pingEveryMs else { return }
-        let payload = Array("stubd \(now / 1_000_000)".utf8)
-        _ = payload.withUnsafeBufferPointer { buffer in
-            var message = wslay_event_msg(opcode: 9, msg: buffer.baseAddress, msg_length: buffer.count)
-            return wslay_event_queue_msg(context, &message)
-        }
+        _ = queue(opcode: 9, Array("stubd \(now / 1_000_000)".utf8), on: context)
         timers.append((now &+ UInt64(every) * 1_000_000, .ping))
     }
 }

@@ -45,7 +45,7 @@ extension WebSocketPeer {
     func transmit(_ data: UnsafePointer<UInt8>?, _ length: Int) -> Int {
         guard let context else { return -1 }
         if silent { return length }
-        var count = length
+        let n: Int
         if let rate = open.conversation.bytesPerSecond {
             // Throttled: a twentieth of a second's bytes at a time, the next write due when
             // those bytes would have taken to go at the rate.
@@ -54,17 +54,15 @@ extension WebSocketPeer {
                 wslay_event_set_error(context, WSLAY_ERR_WOULDBLOCK.rawValue)
                 return -1
             }
-            count = min(length, max(1, rate / 20))
-            let sent = LibC.sendNoSignal(fd, data, count)
-            if sent > 0 {
+            n = LibC.sendNoSignal(fd, data, min(length, max(1, rate / 20)))
+            if n > 0 {
                 // The hub wakes for the next part: the socket's room is not asked for meanwhile.
-                nextWriteNs = now &+ UInt64(sent) * 1_000_000_000 / UInt64(rate)
+                nextWriteNs = now &+ UInt64(n) * 1_000_000_000 / UInt64(rate)
                 if !timers.contains(where: { if case .resume = $0.action { true } else { false } }) { timers.append((nextWriteNs, .resume)) }
-                return sent
             }
-            count = -1
+        } else {
+            n = LibC.sendNoSignal(fd, data, length)
         }
-        let n = count < 0 ? -1 : LibC.sendNoSignal(fd, data, count)
         if n >= 0 { return n }
         let wouldBlock = errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR
         wslay_event_set_error(context, wouldBlock ? WSLAY_ERR_WOULDBLOCK.rawValue : WSLAY_ERR_CALLBACK_FAILURE.rawValue)

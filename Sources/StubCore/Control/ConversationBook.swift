@@ -130,26 +130,26 @@ package final class ConversationBook: Sendable {
 
     /// Sends `payload` to the open conversations among `ids`; how many.
     package func send(_ payload: Conversation.Message.Payload, to ids: [Int]) -> Int {
-        let (steering, open) = openOnes(ids)
-        if let steering, !open.isEmpty { steering.send(payload, to: open) }
-        return steering == nil ? 0 : open.count
+        steer(ids) { $0.send(payload, to: $1) }
     }
 
     /// Pushes a subscription's `next` into the open conversations among `ids`; how many.
     package func next(_ payload: JSONValue, subscription: String?, to ids: [Int]) -> Int {
-        let (steering, open) = openOnes(ids)
-        if let steering, !open.isEmpty { steering.next(payload, subscription: subscription, to: open) }
-        return steering == nil ? 0 : open.count
+        steer(ids) { $0.next(payload, subscription: subscription, to: $1) }
     }
 
     /// Closes the open conversations among `ids`; how many.
     package func close(_ ids: [Int], code: Int, reason: String) -> Int {
-        let (steering, open) = openOnes(ids)
-        if let steering, !open.isEmpty { steering.close(open, code: code, reason: reason) }
-        return steering == nil ? 0 : open.count
+        steer(ids) { $0.close($1, code: code, reason: reason) }
     }
 
-    private func openOnes(_ ids: [Int]) -> ((any ConversationSteering)?, [Int]) {
-        state.withLock { state in (state.steering, ids.filter { state.entries[$0] != nil && state.entries[$0]?.ending == nil }) }
+    /// Does `act` to the open conversations among `ids`, outside the lock; how many it reached.
+    private func steer(_ ids: [Int], _ act: (any ConversationSteering, [Int]) -> Void) -> Int {
+        let (steering, open) = state.withLock { state in
+            (state.steering, ids.filter { state.entries[$0] != nil && state.entries[$0]?.ending == nil })
+        }
+        guard let steering else { return 0 }
+        if !open.isEmpty { act(steering, open) }
+        return open.count
     }
 }

@@ -10,7 +10,7 @@ package struct GraphQLSocket: Sendable {
     package enum Answer: Sendable {
         /// `next` these payloads (the first after `delayMs` more), then `complete` if the script
         /// says so: a subscription variant's script, or a query's or mutation's one answer.
-        case stream(SubscriptionScript, route: String, variant: String, delayMs: Int)
+        case stream(SubscriptionScript, delayMs: Int)
         /// An `error` message with these GraphQL errors (an array): an operation nobody stubbed,
         /// a request that cannot be read, an error variant.
         case errors(JSONValue)
@@ -63,7 +63,7 @@ extension GraphQLSocket {
         switch plan.response {
         case .variant(let variant, _):
             if let script = variant.subscription {
-                return .stream(script, route: plan.routeID ?? "", variant: variant.name, delayMs: plan.delayMs)
+                return .stream(script, delayMs: plan.delayMs)
             }
             body = plan.renderedBody ?? variant.body
         case .reply(let reply): body = reply.body
@@ -75,7 +75,6 @@ extension GraphQLSocket {
         if let errors = json["errors"], json["data"] == nil || json["data"] == .null {
             return .errors(errors)
         }
-        return .stream(SubscriptionScript(events: [.init(payload: json, delay: nil)], complete: true), route: plan.routeID ?? "",
-                       variant: plan.variantName ?? "", delayMs: plan.delayMs)
+        return .stream(SubscriptionScript(events: [.init(payload: json, delay: nil)], complete: true), delayMs: plan.delayMs)
     }
 }
