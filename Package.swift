@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "StubWebSocket", dependencies: ["StubCore", "StubSystem", "CWslay", "CSystem"]),
         // The libmicrohttpd adapter and the server that assembles the rest.
         .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubTransport", "StubWebSocket", "StubDashboard", "CMicroHTTPD", "CSystem"]),
-        .target(name: "StubTesting", dependencies: ["StubServer"]),
+        .target(name: "StubTesting", dependencies: ["StubServer", "StubSystem"]),
         // Replicas sharing control state through Valkey or Redis (`serve --state`).
         .target(name: "StubFleet", dependencies: ["StubCore", "StubSystem", "CHiredis", "CGnuTLS"]),
         .target(name: "StubdClient"),

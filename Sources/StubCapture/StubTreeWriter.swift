@@ -125,22 +125,10 @@ package struct StubTreeWriter: Sendable {
                 // A spooled body: linked, not copied (a copy when the two are on other file systems).
                 if link(source, full) != 0 { try FileManager.default.copyItem(atPath: source, toPath: full) }
             } else {
-                try StubTreeWriter.write(file.bytes, to: full)
+                try SystemCall.writeFile(file.bytes, to: full)
             }
         } catch {
             throw CaptureWriteError(path: file.path, problem: "cannot be written: \(error)")
-        }
-    }
-
-    /// Creates `path` with `bytes`: one open, write and close.
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        let fd = try SystemCall.run("open \(path)") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        defer { close(fd) }
-        try bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                written += try SystemCall.run("write \(path)") { LibC.write(fd, buffer.baseAddress! + written, buffer.count - written) }
-            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StubSystem
 
 /// A stub directory written from a `path → contents` map, for tests that define their stubs inline.
 /// It is removed when the object goes away.
@@ -26,7 +27,7 @@ public final class TemporaryStubDirectory: Sendable {
         for (path, contents) in files {
             let file = url.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(contents.utf8).write(to: file)
+            try SystemCall.writeFile(Array(contents.utf8), to: file.path)
         }
     }
 
