@@ -19,8 +19,10 @@ test: deps
 	swift test --skip-build --no-parallel
 	STUBD_PORTABLE=1 swift test --skip-build --no-parallel \
 	    --filter 'ServingTests|DelayTests|FaultTests|ThrottleTests|ReloadTests|LinkLoopTests|SlowClientTests|FramingTests|HeadSizeTests|StreamTests|HoldTests|ClientGoneTests|WebSocketTests'
-	swift build --package-path Examples --build-tests
-	swift test --package-path Examples --skip-build --no-parallel
+	# Examples is its own package, built in the same scratch path: the stubd modules it uses are
+	# the ones just built (18 s instead of 97 s cold), and the root build stays up to date.
+	swift build --package-path Examples --scratch-path .build --build-tests
+	swift test --package-path Examples --scratch-path .build --skip-build --no-parallel
 
 ## The same suite and portable re-run against libmicrohttpd 1.0.1 (what macOS users get from
 ## Homebrew), built from ../shared/vendor into .build/; says so and skips without it
