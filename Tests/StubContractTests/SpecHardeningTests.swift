@@ -8,10 +8,15 @@ import Testing
 /// Hostile OpenAPI documents: each is refused at once with its line named, or handled within a
 /// bounded cost, and a request built against a hostile schema cannot hold a thread.
 @Suite(.timeLimit(.minutes(3))) struct SpecHardeningTests {
+    /// A folder per test for its documents, removed when the test ends.
+    let folder: TemporaryStubDirectory
+
+    init() throws { folder = try TemporaryStubDirectory([:]) }
+
     func write(_ text: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-spec-\(UUID().uuidString).yaml")
-        try Data(text.utf8).write(to: url)
-        return url.path
+        let name = "spec-\(UUID().uuidString).yaml"
+        try folder.write([name: text])
+        return folder.url.appendingPathComponent(name).path
     }
 
     /// Why the document is refused ("accepted" if it is not).
