@@ -12,16 +12,9 @@ extension SystemCall {
     package static func writeFile(_ bytes: [UInt8], to path: String) throws(SystemCallError) {
         let fd = try run("open \(path)") { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         defer { close(fd) }
-        // withUnsafeBytes rethrows untyped errors: the failure comes out as a value instead.
-        let failure: SystemCallError? = bytes.withUnsafeBytes { buffer in
-            var written = 0
-            while written < buffer.count {
-                do throws(SystemCallError) {
-                    written += try run("write \(path)") { LibC.write(fd, buffer.baseAddress! + written, buffer.count - written) }
-                } catch { return error }
-            }
-            return nil
+        var written = 0
+        while written < bytes.count {
+            written += try run("write \(path)") { bytes.withUnsafeBytes { LibC.write(fd, $0.baseAddress! + written, $0.count - written) } }
         }
-        if let failure { throw failure }
     }
 }

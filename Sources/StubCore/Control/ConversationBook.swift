@@ -52,7 +52,7 @@ package final class ConversationBook: Sendable {
         package let session: String?
         package let subprotocol: String?
         /// The handshake's `Origin`, when the client sent one (browsers do).
-        package var origin: String? = nil
+        package let origin: String?
         package let opened: Date
         package var messages: [Message] = []
         /// Messages past the last `maxMessages`, not kept.
@@ -84,10 +84,8 @@ package final class ConversationBook: Sendable {
         state.withLock { state in
             let id = state.next
             state.next += 1
-            var entry = Entry(id: id, route: open.routeID, variant: open.variant, path: open.path, session: open.session,
-                              subprotocol: open.subprotocol, opened: Date())
-            entry.origin = open.origin
-            state.entries[id] = entry
+            state.entries[id] = Entry(id: id, route: open.routeID, variant: open.variant, path: open.path, session: open.session,
+                                      subprotocol: open.subprotocol, origin: open.origin, opened: Date())
             return id
         }
     }
