@@ -10,15 +10,13 @@ deps:
 run: deps
 	swift run stubd
 
-## Build and run the whole test suite (unit and real-socket integration tests), then the
-## example API clients in Examples/ against an in-process stubd
-## Tests run one at a time: many measure delays and deadlines, which two cores shared by every suite
-## at once stretch by seconds (about 1 min instead of 25 s).
+## Build and run the whole test suite (unit and real-socket integration tests) and its portable
+## re-run, then the example API clients in Examples/ against an in-process stubd.
+## The suite runs in three lanes at once, each one test at a time (scripts/test-suite.sh): many
+## tests measure delays and deadlines, which Swift Testing's in-process parallelism stretches.
 test: deps
 	swift build --build-tests
-	swift test --skip-build --no-parallel
-	STUBD_PORTABLE=1 swift test --skip-build --no-parallel \
-	    --filter 'ServingTests|DelayTests|FaultTests|ThrottleTests|ReloadTests|LinkLoopTests|SlowClientTests|FramingTests|HeadSizeTests|StreamTests|HoldTests|ClientGoneTests|WebSocketTests'
+	scripts/test-suite.sh
 	# Examples is its own package, built in the same scratch path: the stubd modules it uses are
 	# the ones just built (18 s instead of 97 s cold), and the root build stays up to date.
 	swift build --package-path Examples --scratch-path .build --build-tests

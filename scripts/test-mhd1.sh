@@ -33,6 +33,4 @@ export LD_LIBRARY_PATH=$prefix/lib
 # The tests check that every process they start runs on this release.
 export STUBD_EXPECT_LIBMICROHTTPD=$version
 swift build --build-tests --scratch-path "$scratch" -Xlinker -rpath -Xlinker "$prefix/lib"
-swift test --skip-build --scratch-path "$scratch" --no-parallel
-STUBD_PORTABLE=1 swift test --skip-build --scratch-path "$scratch" --no-parallel \
-    --filter 'ServingTests|DelayTests|FaultTests|ThrottleTests|ReloadTests|LinkLoopTests|SlowClientTests|FramingTests|HeadSizeTests|StreamTests|HoldTests|ClientGoneTests|WebSocketTests'
+scripts/test-suite.sh "$scratch"
