@@ -3,6 +3,11 @@
 
 PREFIX ?= /usr/local
 
+# make test compiles each module whole (one compiler job per module, its objects still one per file)
+# into its own scratch path: a cold build takes 198 s here instead of 225 s, as every batch job of a
+# plain debug build imports Foundation again; a plain `swift build` in .build is left as it was.
+TEST_BUILD = --scratch-path .build/make-test -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc $(shell getconf _NPROCESSORS_ONLN)
+
 deps:
 	@scripts/install-deps.sh
 
@@ -15,12 +20,12 @@ run: deps
 ## The suite runs in three lanes at once, each one test at a time (scripts/test-suite.sh): many
 ## tests measure delays and deadlines, which Swift Testing's in-process parallelism stretches.
 test: deps
-	swift build --build-tests
-	scripts/test-suite.sh
+	swift build --build-tests $(TEST_BUILD)
+	scripts/test-suite.sh .build/make-test
 	# Examples is its own package, built in the same scratch path: the stubd modules it uses are
 	# the ones just built (18 s instead of 97 s cold), and the root build stays up to date.
-	swift build --package-path Examples --scratch-path .build --build-tests
-	swift test --package-path Examples --scratch-path .build --skip-build --no-parallel
+	swift build --package-path Examples --build-tests $(TEST_BUILD)
+	swift test --package-path Examples --scratch-path .build/make-test --skip-build --no-parallel
 
 ## The same suite and portable re-run against libmicrohttpd 1.0.1 (what macOS users get from
 ## Homebrew), built from ../shared/vendor into .build/; says so and skips without it
