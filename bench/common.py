@@ -5,6 +5,7 @@ import json
 import os
 import re
 import resource
+import shlex
 import signal
 import socket
 import subprocess
@@ -108,8 +109,11 @@ def pkg_config(package):
 
 
 def stubd_command(binary, stubs, *args, log="off"):
-    """`stubd serve` on a free loopback port with one polling thread and no watcher, plus ARGS."""
-    return [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--stubs", stubs, "--threads", "1", "--no-watch", "--log", log, *args]
+    """`stubd serve` on a free loopback port with one polling thread and no watcher, plus ARGS.
+    BINARY may carry serve flags of its own, shell-quoted ("/tmp/stubd-old --connection-memory 15360"),
+    so that two builds compare at the same settings when their defaults differ."""
+    binary, *own = shlex.split(binary)
+    return [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--stubs", stubs, "--threads", "1", "--no-watch", "--log", log, *own, *args]
 
 
 class Server:

@@ -12,7 +12,7 @@ everything the process ran (all threads, libmicrohttpd and libc included) over N
 Cases: small (the shipped /api/v1/users/1) and table (a 10,000-route table, the routes in a
 shuffled order). Every answer is checked to be the route's body.
 
-usage: bench/instructions.py BINARY [BINARY...] [--requests N] [--cases small,table] [--keep DIR]
+usage: bench/instructions.py BINARY [BINARY...] [--requests N] [--cases small,table] [--keep DIR] [--stubs DIR]
 """
 import argparse
 import glob
@@ -69,12 +69,14 @@ def main():
     p.add_argument("binaries", nargs="+")
     p.add_argument("--requests", type=int, default=3000)
     p.add_argument("--cases", default="small,table")
+    p.add_argument("--stubs", default=os.path.join(ROOT, "Stubs"),
+                   help="the small case's stub folder (default: the shipped Stubs; an older build may need its own)")
     p.add_argument("--keep", help="copy each build's dump into this folder (for callgrind_annotate)")
     a = p.parse_args()
     with tempfile.TemporaryDirectory() as work:
         cases = {}
         if "small" in a.cases:
-            stubs = os.path.join(ROOT, "Stubs")
+            stubs = a.stubs
             cases["small"] = (stubs, [FIXTURE], [open(os.path.join(stubs, "app", "user", "200.json"), "rb").read()])
         if "table" in a.cases:
             table = route_table(10_000)

@@ -17,7 +17,7 @@ Every server is first checked to answer the same bytes. Servers run on core 1 an
 libmicrohttpd under test (scripts/test-mhd1.sh builds one for 1.0.1; --floor-pkg-config points
 the floor at the same release).
 
-usage: bench/paired.py --before PATH --after PATH [--rounds N] [--seconds S] [--cases small,table]
+usage: bench/paired.py --before PATH --after PATH [--rounds N] [--seconds S] [--cases small,table] [--stubs DIR]
                        [--floor-pkg-config DIR]
 """
 import argparse
@@ -39,6 +39,8 @@ def parse_args():
     p.add_argument("--rounds", type=int, default=6)
     p.add_argument("--seconds", type=int, default=3)
     p.add_argument("--cases", default="small,table")
+    p.add_argument("--stubs", default=os.path.join(ROOT, "Stubs"),
+                   help="the small case's stub folder (default: the shipped Stubs; an older build may need its own)")
     p.add_argument("--floor-pkg-config", help="PKG_CONFIG_PATH for the floor's libmicrohttpd (default: the system's)")
     p.add_argument("--no-pin", action="store_true", help="do not pin the servers to core 1 and wrk to core 0")
     return p.parse_args()
@@ -66,7 +68,7 @@ def start_case(a, work, case):
     """(servers, paths, script): the servers of CASE, each checked to answer the same bytes."""
     servers = []
     if case == "small":
-        stubs = os.path.join(ROOT, "Stubs")
+        stubs = a.stubs
         fixture = os.path.join(stubs, "app", "user", "200.json")
         for name in ("before", "after"):
             servers.append((name, Server(name, pinned(a, stubd_command(getattr(a, name), stubs)), os.path.join(work, f"{name}.out"), ready_path=FIXTURE)))
