@@ -2,7 +2,9 @@
 """Instructions per request of stubd builds, counted by valgrind's callgrind: a measure that does
 not move with the machine's noise, for changes too small for bench/paired.py's timings to resolve
 (a few percent). It counts instructions only: what a prefetch or a cache-line layout buys (waits
-for memory) does not show here, and needs paired timings.
+for memory) does not show here, and needs paired timings; --cache-sim adds callgrind's simulated
+first-level data and last-level misses per request, a hint (the simulated caches are not this
+machine's) at whether such a form could matter.
 
 Each build runs under callgrind with --threads 1 --log off --no-watch and the journal on. After a
 warm-up longer than the journal (so that every measured request also drops an entry), the
@@ -12,7 +14,7 @@ everything the process ran (all threads, libmicrohttpd and libc included) over N
 Cases: small (the shipped /api/v1/users/1) and table (a 10,000-route table, the routes in a
 shuffled order). Every answer is checked to be the route's body.
 
-usage: bench/instructions.py BINARY [BINARY...] [--requests N] [--cases small,table] [--keep DIR] [--stubs DIR]
+usage: bench/instructions.py BINARY [BINARY...] [--requests N] [--cases small,table] [--keep DIR] [--stubs DIR] [--cache-sim]
 """
 import argparse
 import glob
@@ -30,11 +32,14 @@ from common import ROOT, KeepAlive, Server, route_table, stubd_command, write_st
 FIXTURE = "/api/v1/users/1"
 
 
-def count(binary, stubs, paths, bodies, requests, work, keep=None, warmup=1500):
+def count(binary, stubs, paths, bodies, requests, work, keep=None, warmup=1500, cache_sim=False):
+    """{event: count per request}: Ir, and with CACHE_SIM D1 (first-level data misses) and LL
+    (last-level misses, instructions and data)."""
     out = os.path.join(work, "callgrind.out")
     for old in glob.glob(out + "*"):
         os.remove(old)
-    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.%p", *stubd_command(binary, stubs)]
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}.%p", *(["--cache-sim=yes"] if cache_sim else []),
+           *stubd_command(binary, stubs)]
     server = Server("stubd", cmd, os.path.join(work, "vg.log"), ready_path=paths[0], timeout=120)
     try:
         conn = KeepAlive(server.port)
@@ -59,9 +64,16 @@ def count(binary, stubs, paths, bodies, requests, work, keep=None, warmup=1500):
     if keep:
         os.makedirs(keep, exist_ok=True)
         shutil.copy(dumps[0], os.path.join(keep, f"callgrind.{os.path.basename(binary)}"))
-    m = re.search(r"^(?:summary|totals):\s+(\d+)", open(dumps[0]).read(), re.M)
-    total = int(m.group(1))
-    return total / requests
+    text = open(dumps[0]).read()
+    names = re.search(r"^events:\s+(.+)$", text, re.M).group(1).split()
+    counts = [int(c) for c in re.search(r"^(?:summary|totals):\s+(.+)$", text, re.M).group(1).split()]
+    # Callgrind leaves trailing zero counts out.
+    totals = dict(zip(names, counts + [0] * (len(names) - len(counts))))
+    result = {"Ir": totals["Ir"] / requests}
+    if cache_sim:
+        result["D1"] = (totals["D1mr"] + totals["D1mw"]) / requests
+        result["LL"] = (totals["ILmr"] + totals["DLmr"] + totals["DLmw"]) / requests
+    return result
 
 
 def main():
@@ -72,6 +84,7 @@ def main():
     p.add_argument("--stubs", default=os.path.join(ROOT, "Stubs"),
                    help="the small case's stub folder (default: the shipped Stubs; an older build may need its own)")
     p.add_argument("--keep", help="copy each build's dump into this folder (for callgrind_annotate)")
+    p.add_argument("--cache-sim", action="store_true", help="also count simulated cache misses per request")
     a = p.parse_args()
     with tempfile.TemporaryDirectory() as work:
         cases = {}
@@ -86,12 +99,16 @@ def main():
         results = {}
         for case, (stubs, paths, bodies) in cases.items():
             for binary in a.binaries:
-                results[(case, binary)] = count(binary, stubs, paths, bodies, a.requests, work, keep=a.keep and os.path.join(a.keep, case))
-                print(f"  {case:5s} {binary}: {results[(case, binary)]:.0f} instructions per request", flush=True)
+                results[(case, binary)] = count(binary, stubs, paths, bodies, a.requests, work, keep=a.keep and os.path.join(a.keep, case),
+                                                cache_sim=a.cache_sim)
+                print(f"  {case:5s} {binary}: {results[(case, binary)]['Ir']:.0f} instructions per request", flush=True)
     first = a.binaries[0]
-    print(f"\n{'case':5s} {'build':40s} {'instr/req':>10s} {'vs first':>8s}")
+    events = ["Ir", "D1", "LL"] if a.cache_sim else ["Ir"]
+    label = {"Ir": "instr/req", "D1": "D1 miss/req", "LL": "LL miss/req"}
+    print(f"\n{'case':5s} {'build':40s} " + " ".join(f"{label[e]:>11s} {'vs first':>8s}" for e in events))
     for (case, binary), value in results.items():
-        print(f"{case:5s} {binary[-40:]:40s} {value:10.0f} {value / results[(case, first)]:8.3f}")
+        first_value = results[(case, first)]
+        print(f"{case:5s} {binary[-40:]:40s} " + " ".join(f"{value[e]:11.1f} {value[e] / max(first_value[e], 1e-9):8.3f}" for e in events))
 
 
 if __name__ == "__main__":
