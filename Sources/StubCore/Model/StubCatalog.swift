@@ -19,8 +19,9 @@ public final class StubCatalog: Sendable {
     /// Finds the operation routes of requests to GraphQL endpoints.
     package let graphql: GraphQLEndpoints
     /// Per route: the key of its first variant in the flat list of all variants (route order,
-    /// then variant order), where the transport keeps one prepared response per variant.
-    private let firstVariantKeys: [Int]
+    /// then variant order), where the transport keeps one prepared response per variant, and
+    /// where planning's first reads of it lie (`RouteHint`).
+    private let hints: [RouteHint]
     private let indexByID: [String: Int]
 
     /// Makes a catalog from routes that have already been validated.
@@ -37,14 +38,14 @@ public final class StubCatalog: Sendable {
         self.loadedAt = loadedAt
         self.matcher = RouteMatcher(routes: routes)
         self.graphql = GraphQLEndpoints(routes: routes, manifests: graphQLManifests)
-        var keys: [Int] = []
-        keys.reserveCapacity(routes.count)
+        var hints: [RouteHint] = []
+        hints.reserveCapacity(routes.count)
         var next = 0
         for route in routes {
-            keys.append(next)
+            hints.append(RouteHint(route, firstVariantKey: next))
             next += route.variants.count
         }
-        firstVariantKeys = keys
+        self.hints = hints
         indexByID = Dictionary(routes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -53,7 +54,13 @@ public final class StubCatalog: Sendable {
 
     /// The key of a route's variant in `allVariants`.
     public func variantKey(route: Int, variant: Int) -> Int {
-        firstVariantKeys[route] + variant
+        hints[route].firstVariantKey + variant
+    }
+
+    /// Asks for the memory planning the route at `index` reads first (see `RouteHint`).
+    @inline(__always)
+    func prefetchRoute(_ index: Int) {
+        hints[index].prefetch()
     }
 
     /// The route with the given id (`service/folder`, or `folder` for routes outside a service).

@@ -60,6 +60,7 @@ package struct ResponsePlanner: Sendable {
     func plan(route routeIndex: Int, _ request: some RequestHead, catalog: StubCatalog, controls: RequestControls,
               overrides: (any OverrideSource)?, session: String?, releasedFromHold: Bool, graphQL: GraphQLRequest? = nil,
               variables: Bool = false) -> ResponsePlan {
+        catalog.prefetchRoute(routeIndex)
         let route = catalog.routes[routeIndex]
         let decision = overrides?.decision(forRoute: route.id, session: session, advance: controls.variant == nil, honorHold: !releasedFromHold)
         if decision?.hold == true || decision?.stepToken != nil {
