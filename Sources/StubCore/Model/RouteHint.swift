@@ -6,7 +6,7 @@ import StubSystem
 /// table too large for the cache these are three waits for memory one after the other (the
 /// variants are found through the route); asked for together as planning starts, they overlap.
 /// Kept for its measured gain: server CPU per request on the 10,000-route table 0.945× and 0.960×
-/// on libmicrohttpd 0.9.75, 0.999× on 1.0.1 (user CPU 0.939×), 48 more instructions (paired runs,
+/// on libmicrohttpd 0.9.75, 0.999× on 1.0.1 (user CPU 0.939×), 48–76 more instructions (paired runs,
 /// bench/README.md). An earlier form kept raw addresses; these are identities and a span.
 struct RouteHint: Sendable {
     /// The key of the route's first variant in the flat list of all variants.
