@@ -83,6 +83,7 @@ let package = Package(
         .testTarget(name: "StubCaptureTests", dependencies: ["StubCapture", "StubServer", "StubCore", "StubTesting", "StubdClient", "StubTestSupport"]),
         .testTarget(name: "StubProxyTests", dependencies: ["StubProxy", "StubServer", "StubCore", "StubSystem", "StubTesting", "StubTestSupport"]),
         .testTarget(name: "StubGraphQLTests", dependencies: ["StubGraphQL", "StubServer", "StubCore", "StubTesting", "StubTestSupport"]),
+        .testTarget(name: "StubWebSocketTests", dependencies: ["StubWebSocket", "StubServer", "StubTesting", "StubdClient", "StubTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
