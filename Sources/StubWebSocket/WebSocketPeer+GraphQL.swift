@@ -26,7 +26,7 @@ extension WebSocketPeer {
         case ("connection_init", _):
             guard graphQL?.initialized == false else { return refuse(4429, "Too many initialisation requests") }
             graphQL?.initialized = true
-            timers.removeAll { if case .graphQLInitTimeout = $0.action { true } else { false } }
+            timers.removeAll { if case .graphQLInitTimeout = $0 { true } else { false } }
             sendJSON([("type", .string("connection_ack"))])
         case ("ping", false): sendJSON([("type", .string("pong"))])
         case ("pong", false): break
@@ -41,7 +41,7 @@ extension WebSocketPeer {
             guard case .string(let id)? = json["id"] else { return refuse(4400, "Invalid message received") }
             stop(id)
         case ("connection_terminate", true):
-            end(Conversation.Ending(code: 1000, reason: ""), now: MonotonicClock.now())
+            end(Conversation.Ending(code: 1000, reason: ""))
         default:
             refuse(4400, "Invalid message received")
         }
@@ -57,12 +57,12 @@ extension WebSocketPeer {
             sendJSON([("id", .string(id)), ("type", .string("error")), ("payload", payload)])
         case .stream(let script, let delayMs):
             graphQL?.active.insert(id)
-            var at = MonotonicClock.now() &+ UInt64(delayMs) * 1_000_000
+            var at = now &+ UInt64(delayMs) * 1_000_000
             for event in script.events {
                 at &+= UInt64(event.delay?.sample() ?? 0) * 1_000_000
-                timers.append((at, .subscription(id: id, payload: event.payload)))
+                timers.push(at, .subscription(id: id, payload: event.payload))
             }
-            if script.complete { timers.append((at, .subscription(id: id, payload: nil))) }
+            if script.complete { timers.push(at, .subscription(id: id, payload: nil)) }
         }
     }
 
@@ -70,8 +70,8 @@ extension WebSocketPeer {
     private func stop(_ id: String) {
         // The legacy protocol answers a `stop` with `complete`; the current one says nothing more.
         if graphQL?.active.remove(id) != nil, graphQL?.legacy == true { sendJSON([("id", .string(id)), ("type", .string("complete"))]) }
-        timers.removeAll { timer in
-            if case .subscription(let other, _) = timer.action { other == id } else { false }
+        timers.removeAll { action in
+            if case .subscription(let other, _) = action { other == id } else { false }
         }
     }
 
@@ -95,7 +95,7 @@ extension WebSocketPeer {
     /// Closes the connection with one of the protocol's codes (4400 invalid message, 4401
     /// unauthorized, 4408 no init in time, 4409 duplicate id, 4429 init twice).
     func refuse(_ code: Int, _ reason: String) {
-        end(Conversation.Ending(code: code, reason: reason), now: MonotonicClock.now())
+        end(Conversation.Ending(code: code, reason: reason))
     }
 
     private func sendJSON(_ members: [(key: String, value: JSONValue)]) {

@@ -8,7 +8,7 @@ extension WebSocketPeer {
     /// Schedules `messages` one after another from `start`, then `then` after the last; an echo
     /// sends back `echoing`, the client's message (opcode and bytes) being answered.
     func schedule(_ messages: [Conversation.Message], from start: UInt64, then: Conversation.Ending?,
-                          echoing: (opcode: UInt8, bytes: [UInt8])? = nil) {
+                  echoing: (opcode: UInt8, bytes: [UInt8])? = nil) {
         var at = start
         for message in messages {
             at &+= UInt64(message.delay?.sample() ?? 0) * 1_000_000
@@ -17,13 +17,16 @@ extension WebSocketPeer {
             if payload == .echo, let echoing {
                 payload = echoing.opcode == 1 ? .text(String(decoding: echoing.bytes, as: UTF8.self)) : .binary(echoing.bytes)
             }
-            timers.append((at, .send(payload)))
+            timers.push(at, .send(payload))
+            lastSendDue = max(lastSendDue, at)
         }
-        if let then { timers.append((at, .end(then))) }
+        if let then { timers.push(at, .end(then)) }
     }
 
+    /// wslay read a whole message or control frame from the client.
     func message(opcode: UInt8, _ bytes: [UInt8], closeCode: Int) {
         guard let context else { return }
+        lastActivityNs = now
         if opcode == 8 && endedBy == nil && wslay_event_get_close_sent(context) == 0 {
             endedBy = ("client", closeCode == 0 ? nil : closeCode, String(decoding: bytes.dropFirst(2), as: UTF8.self))
         }
@@ -42,17 +45,24 @@ extension WebSocketPeer {
         }
         book.message(id, incoming: true, binary: opcode == 2, bytes)
         received += 1
-        if graphQL != nil { return graphQLMessage(text) }
-        let now = MonotonicClock.now()
-        let reply = open.conversation.reply(to: bytes, text: text)
-        schedule(reply?.send ?? [], from: now, then: reply?.close, echoing: (opcode, bytes))
-        let last = max(timers.map(\.due).max() ?? now, now)
-        if let fault = open.conversation.fault, fault.afterMessages == received {
-            // A hang with nothing left to say starts now: a ping read with this message gets no pong.
-            if fault.kind == .hang && (reply?.send ?? []).isEmpty { silent = true }
-            timers.append((last, .fault(fault.kind)))
+        if graphQL != nil {
+            graphQLMessage(text)
+        } else {
+            let reply = open.conversation.reply(to: bytes, text: text)
+            schedule(reply?.send ?? [], from: now, then: reply?.close, echoing: (opcode, bytes))
+            let last = max(lastSendDue, now)
+            if let fault = open.conversation.fault, fault.afterMessages == received {
+                // A hang with nothing left to say starts now: a ping read with this message gets no pong.
+                if fault.kind == .hang && (reply?.send ?? []).isEmpty { silent = true }
+                timers.push(last, .fault(fault.kind))
+            }
+            if let ending = open.conversation.ending, ending.afterMessages == received { timers.push(last, .end(ending)) }
         }
-        if let ending = open.conversation.ending, ending.afterMessages == received { timers.append((last, .end(ending))) }
+        // What is due now is queued now, inside the read, and framed into the outbox: a close
+        // frame that came in the same read is answered by wslay at once, ahead of any message
+        // still in its queue, and nothing is sent after a close.
+        fire(duringRead: true)
+        if wslay_event_want_write(context) != 0 { _ = wslay_event_send(context) }
     }
 
     /// Queues one message (the script's, or one the admin API pushes).
@@ -64,7 +74,10 @@ extension WebSocketPeer {
         case .binary(let data): (opcode, bytes) = (2, data)
         case .echo: return
         }
-        if queue(opcode: opcode, bytes, on: context) { book.message(id, incoming: false, binary: opcode == 2, bytes) }
+        if queue(opcode: opcode, bytes, on: context) {
+            lastActivityNs = now
+            book.message(id, incoming: false, binary: opcode == 2, bytes)
+        }
     }
 
     /// Hands one message (or control frame) to wslay; true when it took it.
@@ -76,20 +89,25 @@ extension WebSocketPeer {
     }
 
     /// Ends the conversation as `how` says (the script's close, or one the admin API asks for).
-    func end(_ how: Conversation.Ending, now: UInt64) {
+    /// Either way, what was queued before goes out first.
+    func end(_ how: Conversation.Ending) {
         guard !ending, !finished else { return }
         ending = true
         endedBy = how.drop ? ("dropped", nil, "closed without a close frame") : ("server", how.code, how.reason)
-        if how.drop { return finish() }
-        closeAfterQueue = (UInt16(how.code), Array(how.reason.utf8))
-        // A client that never answers the close is let go after 2 s (RFC 6455 §7.1.1 leaves the wait open).
-        timers.append((now &+ 2_000_000_000, .giveUp))
+        if how.drop {
+            dropAfterQueue = true
+        } else {
+            closeAfterQueue = (UInt16(how.code), Array(how.reason.utf8))
+        }
+        // A client that never answers the close (or never reads what is queued) is let go after
+        // 2 s (RFC 6455 §7.1.1 leaves the wait open).
+        timers.push(now &+ 2_000_000_000, .giveUp)
     }
 
     /// Sends a ping (its payload the time, for the record) and schedules the next one.
-    func ping(_ now: UInt64) {
+    func ping() {
         guard let context, !ending, !finished, let every = open.conversation.pingEveryMs else { return }
         _ = queue(opcode: 9, Array("stubd \(now / 1_000_000)".utf8), on: context)
-        timers.append((now &+ UInt64(every) * 1_000_000, .ping))
+        timers.push(now &+ UInt64(every) * 1_000_000, .ping)
     }
 }

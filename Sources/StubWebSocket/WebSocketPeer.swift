@@ -27,6 +27,17 @@ final class WebSocketPeer {
         case subscription(id: String, payload: JSONValue?)
         /// The server's own ping, then the next one scheduled.
         case ping
+        /// The conversation may have been quiet for the idle limit.
+        case idleCheck
+
+        /// True for what closes or stops reading the socket, which must not happen inside one of
+        /// wslay's reads.
+        var touchesSocket: Bool {
+            switch self {
+            case .giveUp, .fault: true
+            default: false
+            }
+        }
     }
 
     let fd: Int32
@@ -34,22 +45,29 @@ final class WebSocketPeer {
     /// The conversation's number in `book`.
     let id: Int
     let book: ConversationBook
+    let limits: WebSocketLimits
     /// Who ended the conversation, once known: `server`, `dropped`, `stopped`, `client`.
     var endedBy: (by: String, code: Int?, reason: String)?
     private let release: @Sendable () -> Void
     /// Bytes the client sent right after the handshake, read before the socket.
     var inbound: [UInt8]
     private(set) var context: OpaquePointer?
-    private let openedNs: UInt64
+    /// The hub's time for the turn being run (monotonic ns): one clock read per turn.
+    var now: UInt64
     /// Client messages received.
     var received = 0
-    /// Due times (monotonic ns) and what happens then, in no order.
-    var timers: [(due: UInt64, action: Action)] = []
+    /// What happens when (monotonic ns).
+    var timers = TimerHeap<Action>()
+    /// The latest time a message is scheduled to go out: an ending or fault after the N-th
+    /// message waits for that message's replies.
+    var lastSendDue: UInt64 = 0
     /// True once the conversation has ended: a close queued or the connection dropped.
     var ending = false
     /// A close to send once the messages queued before it are out: wslay sends control frames
     /// ahead of queued messages, and a reply's last words must arrive before its close.
     var closeAfterQueue: (code: UInt16, reason: [UInt8])?
+    /// True once the connection is to drop (no close frame) as soon as what is queued is out.
+    var dropAfterQueue = false
     /// True once the read failed and the close went out: what arrives is dropped.
     var draining = false
     /// True once the connection is gone (read failed, dropped, or both closes done).
@@ -58,18 +76,33 @@ final class WebSocketPeer {
     var silent = false
     /// For a throttled conversation: when the next bytes may be written (monotonic ns).
     var nextWriteNs: UInt64 = 0
+    /// True while a `.resume` timer is set.
+    var resumeScheduled = false
     /// For a GraphQL endpoint's socket: the protocol's state.
     var graphQL: GraphQLState?
+    /// Framed bytes on their way to the socket, from `outboxStart`.
+    var outbox: [UInt8] = []
+    var outboxStart = 0
+    /// What this turn may still read from the socket.
+    var readBudget = 0
+    /// The last frame from the client or message from stubd (monotonic ns).
+    var lastActivityNs: UInt64
+    /// Set by the hub: the client is not read while too much waits for it.
+    var readPaused = false
+    /// The queued bytes the hub last counted for this conversation.
+    var countedQueue = 0
 
-    init(fd: Int32, extra: [UInt8], open: OpenConversation, book: ConversationBook, maxMessageBytes: Int, now: UInt64,
+    init(fd: Int32, extra: [UInt8], open: OpenConversation, book: ConversationBook, limits: WebSocketLimits, now: UInt64,
          release: @escaping @Sendable () -> Void) {
         self.fd = fd
         self.open = open
         self.book = book
+        self.limits = limits
         id = book.opened(open)
         self.release = release
         inbound = extra
-        openedNs = now
+        self.now = now
+        lastActivityNs = now
         var callbacks = wslay_event_callbacks(
             recv_callback: { _, buffer, length, _, user in WebSocketPeer.of(user).receive(into: buffer, length) },
             send_callback: { _, data, length, _, user in WebSocketPeer.of(user).transmit(data, length) },
@@ -83,29 +116,26 @@ final class WebSocketPeer {
         var made: OpaquePointer?
         if wslay_event_context_server_init(&made, &callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0, let made {
             context = made
-            wslay_event_config_set_max_recv_msg_length(made, UInt64(maxMessageBytes))
+            wslay_event_config_set_max_recv_msg_length(made, UInt64(limits.maxMessageBytes))
         } else {
             finished = true
             release()
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        // libmicrohttpd turns Nagle back on when it hands the socket over; wslay writes a frame's
-        // head and payload apart, and with Nagle the payload waits for the client's delayed ACK
-        // (40 ms a message on Linux). A TLS connection's socket is a socketpair: the call fails, harmlessly.
-        var one: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        // Non-blocking, so that a write never stalls the hub; a failure shows at the first read.
+        _ = try? LibC.setNonBlocking(fd)
         if open.conversation.graphQL != nil {
             graphQL = GraphQLState(legacy: open.subprotocol == "graphql-ws")
-            timers.append((now &+ GraphQLState.initTimeoutNs, .graphQLInitTimeout))
+            timers.push(now &+ GraphQLState.initTimeoutNs, .graphQLInitTimeout)
         }
         schedule(open.conversation.onOpen, from: now, then: nil)
         if let ending = open.conversation.ending, let ms = ending.afterMs {
-            timers.append((now &+ UInt64(ms) * 1_000_000, .end(ending)))
+            timers.push(now &+ UInt64(ms) * 1_000_000, .end(ending))
         }
-        if let every = open.conversation.pingEveryMs { timers.append((now &+ UInt64(every) * 1_000_000, .ping)) }
+        if let every = open.conversation.pingEveryMs { timers.push(now &+ UInt64(every) * 1_000_000, .ping) }
         if let fault = open.conversation.fault, let ms = fault.afterMs {
-            timers.append((now &+ UInt64(ms) * 1_000_000, .fault(fault.kind)))
+            timers.push(now &+ UInt64(ms) * 1_000_000, .fault(fault.kind))
         }
+        if limits.idleNs > 0 { timers.push(now &+ limits.idleNs, .idleCheck) }
     }
 
     deinit {
@@ -117,20 +147,31 @@ final class WebSocketPeer {
     }
 
     /// The poll events the peer waits for.
-    var wantedEvents: Int16 {
-        guard let context, !finished else { return 0 }
-        if draining { return Int16(POLLIN) }
-        var events: Int16 = 0
-        if wslay_event_want_read(context) != 0 { events |= Int16(POLLIN) }
+    var wantedEvents: (read: Bool, write: Bool) {
+        guard let context, !finished else { return (false, false) }
+        if draining { return (true, false) }
         // A throttled writer waits for its timer, not for room in the socket.
-        if wslay_event_want_write(context) != 0 && MonotonicClock.now() >= nextWriteNs { events |= Int16(POLLOUT) }
-        return events
+        let mayWrite = now >= nextWriteNs
+        let write = mayWrite && (outboxStart < outbox.count || wslay_event_want_write(context) != 0)
+        return (wslay_event_want_read(context) != 0 && !readPaused, write)
     }
 
-    /// The socket is readable (or closed): frames are read and answered.
+    /// Bytes waiting for the client: wslay's queue and the outbox.
+    var queuedBytes: Int {
+        guard let context, !finished else { return 0 }
+        return wslay_event_get_queued_msg_length(context) + (outbox.count - outboxStart)
+    }
+
+    /// The socket is readable (or closed): frames are read and answered, a slice at a time.
     func readable() {
         guard let context, !finished else { return }
         if draining { return drain() }
+        // Not asked to read, yet woken as readable: a hang-up or an error, or nothing.
+        guard !readPaused else {
+            if LibC.connectionFinished(fd) { finish() }
+            return
+        }
+        readBudget = WebSocketLimits.readSliceBytes
         let result = wslay_event_recv(context)
         guard result != 0 else { return }
         // A violation the frame layer finds (a fragmented or oversized control frame) ends the
@@ -143,6 +184,7 @@ final class WebSocketPeer {
                 endedBy = ("violation", 1002, "protocol error")
             }
             _ = wslay_event_send(context)
+            writeOutbox()
         }
         // Closing now, with the client's bytes unread, would reset the connection and could
         // destroy the close frame before the client reads it: the rest is read and dropped
@@ -150,41 +192,34 @@ final class WebSocketPeer {
         startDraining()
     }
 
-    /// Sends what is queued, as far as the socket takes it; ends a connection that is done.
-    func flush() {
-        guard let context, !finished, !draining else { return }
-        if wslay_event_want_write(context) != 0, wslay_event_send(context) != 0 { return finish() }
-        if let close = closeAfterQueue, wslay_event_get_queued_msg_count(context) == 0 {
-            closeAfterQueue = nil
-            _ = wslay_event_queue_close(context, close.code, close.reason, close.reason.count)
-            if wslay_event_send(context) != 0 { return finish() }
-        }
-        guard wslay_event_want_read(context) == 0 && wslay_event_want_write(context) == 0 else { return }
-        // wslay stopped reading without the client's close (a message over the limit): what the
-        // client still sends is drained, so that the close frame is not lost to a reset.
-        if wslay_event_get_close_received(context) == 0 { return startDraining() }
-        finish()
-    }
-
-    /// Runs the timers that are due at `now`.
-    func fire(_ now: UInt64) {
-        guard !finished, timers.contains(where: { $0.due <= now }) else { return }
-        // In time order; timers due together run in the order they were set (a reply's messages, then its close).
-        let due = timers.enumerated().filter { $0.element.due <= now }.sorted { ($0.element.due, $0.offset) < ($1.element.due, $1.offset) }.map(\.element)
-        timers.removeAll { $0.due <= now }
-        for (_, action) in due where !finished {
+    /// Runs the timers that are due at `now`, in time order (push order among equals). During a
+    /// read, only up to the first that would close or stop reading the socket; the hub's turn
+    /// runs the rest once wslay's read is over.
+    func fire(duringRead: Bool = false) {
+        while !finished, let next = timers.first(dueAt: now) {
+            if duringRead && next.touchesSocket { return }
+            guard let (_, action) = timers.popFirst(ifDueAt: now) else { return }
             switch action {
             case .send(let payload): send(payload)
-            case .end(let ending): end(ending, now: now)
+            case .end(let ending): end(ending)
             case .giveUp: finish()
             case .fault(.hang): hang()
             case .fault(.cut): cut()
-            case .resume: break
+            case .resume: resumeScheduled = false
             case .graphQLInitTimeout: refuse(4408, "Connection initialisation timeout")
             case .subscription(let id, let payload): subscriptionEvent(id, payload)
-            case .ping: ping(now)
+            case .ping: ping()
+            case .idleCheck: idleCheck()
             }
         }
+    }
+
+    /// Ends a conversation quiet for the idle limit with 1001, or looks again when it may be.
+    private func idleCheck() {
+        guard !ending else { return }
+        let quietUntil = lastActivityNs &+ limits.idleNs
+        guard now >= quietUntil else { return timers.push(quietUntil, .idleCheck) }
+        end(Conversation.Ending(code: 1001, reason: "idle timeout"))
     }
 
     /// Ends the conversation as the server going away does (1001), for a stopping server.
@@ -195,6 +230,19 @@ final class WebSocketPeer {
         timers.removeAll()
         let reason = Array("server shutting down".utf8)
         _ = wslay_event_queue_close(context, 1001, reason, reason.count)
+    }
+
+    /// Ends the conversation now with `code` (1008: the client reads nothing while stubd's queue
+    /// for it passes every bound). wslay sends the close ahead of the queued messages; a client
+    /// that does not read it is let go after 2 s.
+    func overflow(queued: Int) {
+        guard let context, !finished, !ending else { return }
+        ending = true
+        endedBy = ("server", 1008, "outgoing queue over its limit (\(queued) bytes): the client is not reading")
+        timers.removeAll()
+        let reason = Array("client not reading".utf8)
+        _ = wslay_event_queue_close(context, 1008, reason, reason.count)
+        timers.push(now &+ 2_000_000_000, .giveUp)
     }
 
     /// Ends the script and notes who ended the conversation, for the record.
@@ -208,6 +256,8 @@ final class WebSocketPeer {
         guard !finished else { return }
         finished = true
         timers.removeAll()
+        outbox = []
+        outboxStart = 0
         if let endedBy {
             book.ended(id, code: endedBy.code, reason: endedBy.reason, by: endedBy.by)
         } else if let context, wslay_event_get_close_sent(context) != 0 {

@@ -76,8 +76,8 @@ package final class ConversationBook: Sendable {
 
     package init() {}
 
-    /// Lets the admin API reach the open conversations.
-    package func attach(_ steering: any ConversationSteering) { state.withLock { $0.steering = steering } }
+    /// Lets the admin API reach the open conversations; nil lets go of them (a stopped server).
+    package func attach(_ steering: (any ConversationSteering)?) { state.withLock { $0.steering = steering } }
 
     /// Records a conversation that opened; its id.
     package func opened(_ open: OpenConversation) -> Int {

@@ -104,6 +104,12 @@ extension RequestLifecycle {
         case .failure(let refusal):
             return answer(refusal.reply, plan, request, env, now: now)
         case .success(let accepted):
+            guard env.conversations?.reserve() ?? true else {
+                // Plain requests keep connections of their own: conversations hold three quarters at most.
+                return answer(Reply.error(503, "too many WebSocket conversations open", [
+                    ("hint", .string("retry later; the bound is --websocket-max-conversations (at most three quarters of --max-connections)")),
+                ], headers: [HTTPHeader("Retry-After", "1")]), plan, request, env, now: now)
+            }
             phase = .done
             finish(plan, request, env, now: now, status: 101, fault: nil)
             var open = OpenConversation(conversation: conversation, routeID: routeID, variant: plan.variantName ?? "",

@@ -26,9 +26,13 @@ package struct LifecycleEnvironment: Sendable {
     /// takes the step from the local count: 2 s (each store call ends within 300 ms).
     package static let stepWaitNs: UInt64 = 2_000_000_000
 
-    package init(responder: StubResponder, holdCapNs: UInt64) {
+    /// Where WebSocket conversations are held: a 101 needs a place there. Nil: no bound.
+    package let conversations: (any ConversationRoom)?
+
+    package init(responder: StubResponder, holdCapNs: UInt64, conversations: (any ConversationRoom)? = nil) {
         self.responder = responder
         self.holdCapNs = holdCapNs
+        self.conversations = conversations
     }
 }
 

@@ -27,11 +27,15 @@ package protocol RequestHead {
     var mayCarryControls: Bool { get }
     /// The request already packed for the journal and the log, when the transport made that copy.
     var packedCopy: PackedRequest? { get }
+    /// True for an HTTP/1.0 request (which cannot be upgraded to a WebSocket).
+    var isHTTP10: Bool { get }
 }
 
 extension RequestHead {
     /// No packed copy: the record is made from the request's parts.
     package var packedCopy: PackedRequest? { nil }
+    /// HTTP/1.1 unless the transport says otherwise.
+    package var isHTTP10: Bool { false }
 }
 
 extension RequestHead {

@@ -17,9 +17,18 @@ package enum WebSocketHandshake {
     }
 
     /// Accepts `request` for `endpoint`, or the reply refusing it: 426 to a request that asks for
-    /// no upgrade or another version (with the version served), 400 to a malformed one.
+    /// no upgrade or another version (with the version served), 400 to a malformed one: not an
+    /// HTTP/1.1 GET (RFC 6455 §4.2.1: HEAD and HTTP/1.0 cannot switch protocols, and a 101 to
+    /// them left the client with nothing), a key missing, malformed or sent twice (§11.3.1).
     package static func accept(_ request: some RequestHead, endpoint: WebSocketEndpoint) -> Result<Accepted, ReplyFailure> {
-        guard tokens(request.header("Upgrade")).contains("websocket"), tokens(request.header("Connection")).contains("upgrade") else {
+        let upgrading = tokens(request.header("Upgrade")).contains("websocket") && tokens(request.header("Connection")).contains("upgrade")
+        if upgrading && (request.isHTTP10 || request.method != "GET") {
+            return .failure(ReplyFailure(Reply.error(400, "a WebSocket handshake is an HTTP/1.1 GET", [
+                ("found", .string("\(request.method) over HTTP/\(request.isHTTP10 ? "1.0" : "1.1")")),
+                ("expected", .string("GET over HTTP/1.1 or later (RFC 6455 §4.2.1)")),
+            ])))
+        }
+        guard upgrading else {
             return .failure(ReplyFailure(Reply.error(426, "this route is a WebSocket endpoint", [
                 ("expected", .string("a GET with Upgrade: websocket and Connection: Upgrade (RFC 6455 §4.1)")),
             ], headers: [HTTPHeader("Upgrade", "websocket"), HTTPHeader("Connection", "Upgrade")])))
@@ -28,6 +37,12 @@ package enum WebSocketHandshake {
             return .failure(ReplyFailure(Reply.error(426, "unsupported WebSocket version", [
                 ("found", .string(request.header("Sec-WebSocket-Version") ?? "none")), ("expected", .string("13")),
             ], headers: [HTTPHeader("Sec-WebSocket-Version", "13")])))
+        }
+        let keys = request.allHeaders().filter { $0.name.lowercased() == "sec-websocket-key" }
+        guard keys.count <= 1 else {
+            return .failure(ReplyFailure(Reply.error(400, "Sec-WebSocket-Key sent \(keys.count) times", [
+                ("expected", .string("one Sec-WebSocket-Key header (RFC 6455 §11.3.1)")),
+            ])))
         }
         let key = request.header("Sec-WebSocket-Key")?.trimmingWhitespace() ?? ""
         guard let nonce = Data(base64Encoded: key), nonce.count == 16 else {

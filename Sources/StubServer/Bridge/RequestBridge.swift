@@ -41,32 +41,46 @@ final class RequestBridge: Sendable {
 
     init(store: CatalogStore, responder: StubResponder, admission: ConnectionAdmission, holdCapMs: Int, maxBody: Int,
          bodyMemory: Int = .max, maxHead: Int = 8192, watchHangups: Bool = true, useEpoll: Bool = true,
-         deferredWaitingLimit: Int = 10_000, stalledSendLimitMs: Int? = nil) throws(SystemCallError) {
+         deferredWaitingLimit: Int = 10_000, stalledSendLimitMs: Int? = nil, webSocketLimits: WebSocketLimits = WebSocketLimits()) throws(SystemCallError) {
         self.maxHead = maxHead
         self.stalledSendLimitMs = stalledSendLimitMs
         bodyBudget = BodyBudget(limit: max(bodyMemory, maxBody))
         self.store = store
         self.admission = admission
         let holdCapNs = UInt64(max(0, min(holdCapMs, Limits.maxDurationMs))) * 1_000_000
-        environment = LifecycleEnvironment(responder: responder, holdCapNs: holdCapNs)
-        suspensions = try SuspendedConnections(suspend: { MHDConnection(handle: $0).suspend() }, resume: { MHDConnection(handle: $0).resume() },
-                                               watchHangups: watchHangups, useEpoll: useEpoll)
-        do { jobs = try DeferredJobs(waitingLimit: deferredWaitingLimit) } catch {
-            suspensions.shutdown()
+        // Each part that starts a thread is stopped again if a later part fails to start.
+        let hub = try WebSocketHub(book: responder.control.conversations, useEpoll: useEpoll, limits: webSocketLimits)
+        webSockets = hub
+        environment = LifecycleEnvironment(responder: responder, holdCapNs: holdCapNs, conversations: hub)
+        do {
+            suspensions = try SuspendedConnections(suspend: { MHDConnection(handle: $0).suspend() }, resume: { MHDConnection(handle: $0).resume() },
+                                                   watchHangups: watchHangups, useEpoll: useEpoll)
+        } catch {
+            hub.stop()
             throw error
         }
-        do { webSockets = try WebSocketHub(book: responder.control.conversations, useEpoll: useEpoll) } catch {
+        do { jobs = try DeferredJobs(waitingLimit: deferredWaitingLimit) } catch {
             suspensions.shutdown()
-            jobs.stop()
+            hub.stop()
             throw error
         }
         self.maxBody = max(0, maxBody)
+    }
+
+    /// Stops every thread the bridge started: the WebSocket hub (each conversation hears 1001
+    /// first), the suspension timers and watcher, the deferred jobs. The daemons must already be
+    /// stopped, or no connection may be suspended (libmicrohttpd aborts on one).
+    func stopThreads() {
+        webSockets.stop()
+        suspensions.shutdown()
+        jobs.stop()
     }
 
     /// The first handler call: the head is complete and no body has been read. A head that
     /// `RequestFraming` refuses is answered at once and the connection closes after it.
     func checkHead(_ connection: MHDConnection, _ context: RequestContext, http10: Bool) -> Outcome {
         context.headChecked = true
+        context.isHTTP10 = http10
         let framing = connection.framing()
         if let admitted = context.admitted {
             // Without a body the head almost always came in the request line's read: its time
@@ -186,7 +200,10 @@ final class RequestBridge: Sendable {
             guard case .suspend(let until) = next else { return .close }
             return suspend(connection, context, until: until) == nil ? .close : .proceed
         case .upgrade(let headers, let open):
-            guard let response = MHDResponse(upgradingTo: UpgradeTarget(hub: webSockets, open: open), headers: headers) else { return .close }
+            // The place the lifecycle reserved goes back when the target does, unless the 101 went out.
+            let target = UpgradeTarget(hub: webSockets, open: open)
+            context.upgrade = target
+            guard let response = MHDResponse(upgradingTo: target, headers: headers) else { return .close }
             return connection.queue(status: 101, response) ? .proceed : .close
         case .reset:
             if let socket = connection.socket { FaultInjector.reset(socket) }

@@ -58,6 +58,10 @@ final class RequestContext: LifecycleRequest {
     var prepared: PreparedCatalog?
     /// Set through `SuspendedConnections` only.
     var suspension = SuspensionMark()
+    /// The WebSocket hand-over of a 101, kept to the request's end (`UpgradeTarget`).
+    var upgrade: UpgradeTarget?
+    /// True for an HTTP/1.0 request, noted while checking the head.
+    var isHTTP10 = false
 
     init(startNs: UInt64, path: String, maxBody: Int, admitted: ConnectionAdmission.Connection?, secure: Bool = false, budget: BodyBudget? = nil) {
         self.startNs = startNs

@@ -32,12 +32,8 @@ public final class StubServer: Sendable {
     let store: CatalogStore
     /// Overrides, sequences and the journal; shared by the admin API and the Swift API.
     public let control: StubControl
-    /// One daemon per listening socket (two for `localhost`: 127.0.0.1 and ::1), sharing the bridge.
-    private let daemons: Locked<[MHDDaemon]>
-    private let watcher: StubWatcher?
-    private let log: AccessLog?
-    private let sweeper: HeaderTimeoutSweeper
-
+    /// What runs, until `stop` (the one way down, also for a start that fails part-way).
+    private let parts: Locked<ServerParts?>
 
     /// True when `localhost` is served on ::1 as well as 127.0.0.1 (false where IPv6 is missing).
     public let listensOnIPv6Loopback: Bool
@@ -97,98 +93,80 @@ public final class StubServer: Sendable {
         self.store = store
         let contract = configuration.contract
         for warning in contract?.prepare(catalog.routes) ?? [] { StandardStreams.write("warning: \(warning)\n", to: STDERR_FILENO) }
-        // Each part that starts a thread is stopped again if a later part fails to start.
-        var madeLog: AccessLog?
-        var madeBridge: RequestBridge?
+        let running = ServerParts()
+        running.sockets = sockets
+        running.control = control
+        running.unmatched = configuration.unmatched
         do {
-            madeLog = configuration.log == .off ? nil : try AccessLog(format: configuration.log)
-            let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { _ = shutdown($0, Int32(SHUT_RDWR)) },
-                                                peerGone: LibC.peerClosed,
-                                                log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
-            store.limits.withLock { $0 = { admission.report.totals } }
-            let admin = configuration.adminEnabled
-                ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current,
-                           ui: configuration.dashboard ? DashboardFiles.files : nil, guard: configuration.adminGuard) : nil
-            let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: madeLog,
-                                          unmatched: configuration.unmatched, contract: contract,
-                                          graphQLLimits: GraphQLLimits(documentBytes: configuration.graphQLMaxDocumentBytes,
-                                                                       depth: configuration.graphQLMaxDepth, batch: configuration.graphQLMaxBatch))
-            madeBridge = try RequestBridge(store: store, responder: responder, admission: admission, holdCapMs: configuration.holdCapMs,
-                                           maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes, maxHead: configuration.maxHeadBytes,
-                                           useEpoll: EventLoopChoice.usesEpoll(configuration.eventLoop),
-                                           deferredWaitingLimit: configuration.maxWaitingDeferred,
-                                           stalledSendLimitMs: MHDDaemon.timesIdleConnections || configuration.idleTimeoutSeconds <= 0
-                                               ? nil : min(configuration.idleTimeoutSeconds, Limits.maxDurationMs / 1000) * 1000)
-            sweeper = try HeaderTimeoutSweeper(admission: admission)
+            bridge = try StubServer.start(running, configuration: configuration, store: store, control: control)
+            if let shared = control.shared {
+                // Connected before the first request, so a test's first override already reaches the fleet.
+                shared.start(control: control, stubDirectory: directory.path, routes: catalog.routes.count)
+                running.fleetStarted = true
+            }
+            if configuration.watch {
+                running.watcher = try StubWatcher(directory: directory.path, forcePolling: configuration.watchMode == .poll,
+                                                  onChange: { _ = store.reloadNow() })
+            }
+            for socket in plain + secure {
+                running.daemons.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge,
+                                                     tls: secure.contains { $0.fd == socket.fd } ? configuration.tls : nil))
+                running.socketTaken(socket)
+            }
         } catch {
-            for socket in sockets { close(socket.fd) }
-            madeBridge?.suspensions.shutdown()
-            madeLog?.stop()
-            throw StubServerError(error)
+            running.stop()
+            if let error = error as? SystemCallError { throw StubServerError(error) }
+            throw error
         }
-        log = madeLog
-        bridge = madeBridge!
+        parts = Locked(running)
+    }
+
+    /// Starts the access log, the admission sweeper and the bridge (with its hub, timers and
+    /// jobs) into `running`; the bridge.
+    private static func start(_ running: ServerParts, configuration: StubServerConfiguration, store: CatalogStore,
+                              control: StubControl) throws(SystemCallError) -> RequestBridge {
+        let log = configuration.log == .off ? nil : try AccessLog(format: configuration.log)
+        running.log = log
+        let admission = ConnectionAdmission(limits: configuration.admissionLimits, close: { fd in
+            // A socket already shut (or reset by its client) answers ENOTCONN: it is closing anyway.
+            _ = shutdown(fd, Int32(SHUT_RDWR))
+        }, peerGone: LibC.peerClosed, log: { StandardStreams.write($0 + "\n", to: STDERR_FILENO) })
+        store.limits.withLock { $0 = { admission.report.totals } }
+        let admin = configuration.adminEnabled
+            ? AdminAPI(control: control, host: store, token: configuration.adminToken, version: StubdVersion.current,
+                       ui: configuration.dashboard ? DashboardFiles.files : nil, guard: configuration.adminGuard) : nil
+        let responder = StubResponder(control: control, admin: admin, baseDelayMs: configuration.baseDelayMs, logger: log,
+                                      unmatched: configuration.unmatched, contract: configuration.contract,
+                                      graphQLLimits: GraphQLLimits(documentBytes: configuration.graphQLMaxDocumentBytes,
+                                                                   depth: configuration.graphQLMaxDepth, batch: configuration.graphQLMaxBatch))
+        let bridge = try RequestBridge(store: store, responder: responder, admission: admission, holdCapMs: configuration.holdCapMs,
+                                       maxBody: configuration.maxBodyBytes, bodyMemory: configuration.maxBodyMemoryBytes,
+                                       maxHead: configuration.maxHeadBytes, useEpoll: EventLoopChoice.usesEpoll(configuration.eventLoop),
+                                       deferredWaitingLimit: configuration.maxWaitingDeferred,
+                                       stalledSendLimitMs: MHDDaemon.timesIdleConnections || configuration.idleTimeoutSeconds <= 0
+                                           ? nil : min(configuration.idleTimeoutSeconds, Limits.maxDurationMs / 1000) * 1000,
+                                       webSocketLimits: configuration.webSocketLimits)
+        running.bridge = bridge
+        running.sweeper = try HeaderTimeoutSweeper(admission: admission)
         let suspensions = bridge.suspensions
         control.setReleaser { tickets in for ticket in tickets { suspensions.resumeEarly(ticket) } }
         control.conversations.attach(bridge.webSockets)
-        if let shared = control.shared {
-            // Connected before the first request, so a test's first override already reaches the fleet.
-            shared.start(control: control, stubDirectory: directory.path, routes: catalog.routes.count)
-        }
-        var started: StubWatcher?
-        // A started daemon owns its socket and closes it when stopped; the rest are closed here.
-        var running: [MHDDaemon] = []
-        do {
-            started = configuration.watch
-                ? try StubWatcher(directory: directory.path, forcePolling: configuration.watchMode == .poll, onChange: { _ = store.reloadNow() })
-                : nil
-            watcher = started
-            for socket in plain { running.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge)) }
-            for socket in secure {
-                running.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge, tls: configuration.tls))
-            }
-            daemons = Locked(running)
-        } catch {
-            for daemon in running { daemon.stop() }
-            for socket in sockets.dropFirst(running.count) { close(socket.fd) }
-            started?.stop()
-            sweeper.stop()
-            bridge.suspensions.shutdown()
-            bridge.webSockets.stop()
-            log?.stop()
-            throw error
-        }
+        return bridge
     }
 
     deinit { stop() }
 
-    /// Stops accepting, closes suspended connections, and stops the daemon. Safe to call twice.
+    /// Stops accepting, says goodbye to WebSocket conversations, closes suspended connections,
+    /// and stops the daemons and every thread the server started. Safe to call twice.
     public func stop() {
-        daemons.withLock { daemons in
-            guard !daemons.isEmpty else { return }
-            watcher?.stop()
-            // Each open conversation hears the server going away (1001) before the daemon stops.
-            bridge.webSockets.stop()
-            guard bridge.suspensions.drain(timeoutMs: 2000) || bridge.suspensions.drain(timeoutMs: 10_000) else {
-                // MHD_stop_daemon aborts the process while a connection is suspended. Leave the
-                // daemon running (and the bridge it points at alive) rather than crash.
-                StandardStreams.write("stubd: connections still suspended after 12 s; leaving the daemon running\n", to: STDERR_FILENO)
-                _ = Unmanaged.passRetained(bridge)
-                for running in daemons { _ = Unmanaged.passRetained(running) }
-                daemons = []
+        parts.withLock { parts in
+            // A stop that had to leave the daemons running keeps them (and their bridge) alive.
+            guard let running = parts, running.stop() else {
+                if let parts { _ = Unmanaged.passRetained(parts) }
+                parts = nil
                 return
             }
-            bridge.suspensions.shutdown()
-            bridge.jobs.stop()
-            // Calls still at the upstream end, and every proxied exchange answered so far is in
-            // the stub tree, before stop returns.
-            configuration.unmatched?.stop()
-            sweeper.stop()
-            for running in daemons { running.stop() }
-            daemons = []
-            // Journal entries still waiting go to the fleet's store before it is let go.
-            control.shared?.stop()
-            log?.stop()
+            parts = nil
         }
     }
 

@@ -70,6 +70,19 @@ public struct StubServerConfiguration: Sendable {
     public var graphQLMaxDepth = 128
     /// The most operations in one GraphQL batch (`--graphql-max-batch`).
     public var graphQLMaxBatch = 100
+    /// WebSocket conversations open at once (`--websocket-max-conversations`); nil: three
+    /// quarters of `connectionLimit`, which is also the most any value gets, so that plain
+    /// requests always keep connections. A handshake past it gets 503 with `Retry-After`.
+    public var webSocketMaxConversations: Int?
+    /// Bytes queued for one WebSocket client past which it is not read until half of them are
+    /// sent; four times this closes the conversation with 1008 (`--websocket-max-queue`).
+    public var webSocketMaxQueueBytes = 4 << 20
+    /// Bytes queued for every WebSocket client together past which no client with anything
+    /// queued is read (`--websocket-max-queue-total`).
+    public var webSocketMaxQueueTotalBytes = 256 << 20
+    /// Milliseconds a WebSocket conversation may go without a frame from the client or a
+    /// message to it before it is closed with 1001; 0 for never (`--websocket-idle-timeout`).
+    public var webSocketIdleTimeoutMs = 300_000
     /// When true the journal keeps `Authorization`, `Proxy-Authorization` and `Cookie` values
     /// verbatim; by default it keeps a marker with a fingerprint (`CredentialRedaction`), so a
     /// test can check the token sent with `StubRequest.header(_:is:)` either way.
@@ -202,23 +215,6 @@ public struct StubServerConfiguration: Sendable {
     var adminGuard: AdminGuard {
         AdminGuard(checksHost: bindsLoopback && adminToken == nil, allowedHosts: allowedHosts)
     }
-
-    /// The limits `ConnectionAdmission` enforces.
-    var admissionLimits: ConnectionAdmission.Limits {
-        let defaultCap = bindsLoopback ? 0 : max(1, connectionLimit / 2)
-        // Idle 0 means no timeout: no idle deadline either. Otherwise one second of slack: where
-        // libmicrohttpd keeps its own idle timer (see `MHDDaemon.timesIdleConnections`) it closes
-        // a quiet connection first, and only one that keeps sending without finishing a head is
-        // cut here; on Linux the sweeper closes both.
-        let idle = idleTimeoutSeconds <= 0 ? UInt64.max : UInt64(min(idleTimeoutSeconds, Limits.maxDurationMs / 1000) + 1) * 1_000_000_000
-        return ConnectionAdmission.Limits(connections: max(1, connectionLimit), perClient: max(0, maxClientConnections ?? defaultCap),
-                                          headerTimeoutNs: UInt64(max(1, min(headerTimeoutMs, Limits.maxDurationMs))) * 1_000_000, idleNs: idle,
-                                          bodyNs: UInt64(max(1, min(bodyTimeoutMs, Limits.maxDurationMs))) * 1_000_000, minBodyRate: max(0, minBodyRate))
-    }
-
-    /// libmicrohttpd's own limit: above ours, so it never stops accepting (which would leave new
-    /// clients in the backlog) and stubd refuses the excess itself, at once.
-    var daemonConnectionLimit: Int { max(1, connectionLimit) + 32 }
 
     /// Connections the process's file-descriptor limit allows, leaving room for files and the listener.
     public static func defaultConnectionLimit() -> Int {

@@ -19,6 +19,9 @@ package final class SuspendedConnections: Sendable {
     /// Tickets whose client the watcher saw leave, until their connection runs again.
     private let gone: Locked<Set<UInt64>>
     private let watcher: HangupWatcher?
+    /// The socket of each suspended connection that has one, by ticket: for a stop that finds
+    /// connections still suspended after a drain (`shutSuspendedSockets`).
+    private let sockets = Locked<[UInt64: Int32]>([:])
 
     /// `suspend` and `resume` act on a handle; `resume` is called from the timer thread, from
     /// `resumeEarly`'s caller, or from `drain`. `watchHangups` turns on the watcher (epoll when
@@ -59,6 +62,7 @@ package final class SuspendedConnections: Sendable {
         // Scheduled after the suspend: the timer thread may resume at once.
         let ticket = scheduler.schedule(handle, at: deadline)
         mark.ticket = ticket
+        if let fd { sockets.withLock { $0[ticket] = fd } }
         if let watcher, let fd {
             mark.fd = fd
             watcher.watch(fd, ticket: ticket)
@@ -91,6 +95,7 @@ package final class SuspendedConnections: Sendable {
     private func release(_ mark: inout SuspensionMark) {
         mark.isSuspended = false
         suspended.subtract(1, ordering: .relaxed)
+        sockets.withLock { _ = $0.removeValue(forKey: mark.ticket) }
         if mark.fd >= 0 {
             watcher?.unwatch(mark.fd)
             mark.fd = -1
@@ -114,6 +119,17 @@ package final class SuspendedConnections: Sendable {
             usleepMs(1)
         } while MonotonicClock.now() < deadline
         return count <= 0
+    }
+
+    /// Shuts the sockets of the connections still suspended (a drain ran out of time): the next
+    /// read or write libmicrohttpd makes on one fails, and it closes the connection. Under the
+    /// lock that their release takes, so no socket is touched after its connection let it go.
+    package func shutSuspendedSockets() {
+        sockets.withLock { sockets in
+            // A socket already shut or closed by its client answers ENOTCONN: nothing more to do.
+            for fd in sockets.values { LibC.shutdownBoth(fd) }
+        }
+        scheduler.resumeAll()
     }
 
     /// Stops the timer and watcher threads. Call after a successful drain and before the daemon

@@ -58,6 +58,15 @@ enum ServeSettings {
                     help: "Deepest nesting of selection sets in a GraphQL document; deeper gets a 400"),
             .number("--graphql-max-batch", "N", 1...100_000, \.configuration.graphQLMaxBatch,
                     help: "Most operations in one GraphQL batch; more gets a 400"),
+            .optionalNumber("--websocket-max-conversations", "N", 1...1_000_000, \.configuration.webSocketMaxConversations,
+                            help: "WebSocket conversations open at once, at most three quarters of --max-connections; a handshake past it gets 503",
+                            defaultNote: "three quarters of --max-connections"),
+            .size("--websocket-max-queue", \.configuration.webSocketMaxQueueBytes, 1024...(1 << 30),
+                  help: "Bytes queued for one WebSocket client past which stubd stops reading it until half are sent; four times this closes it with 1008"),
+            .size("--websocket-max-queue-total", \.configuration.webSocketMaxQueueTotalBytes, 1024...(16 << 30),
+                  help: "Bytes queued for all WebSocket clients at once past which no client with anything queued is read"),
+            .duration("--websocket-idle-timeout", \.configuration.webSocketIdleTimeoutMs,
+                      help: "Close a WebSocket conversation with 1001 after this long without a frame from the client or a message to it; 0 for never"),
         ]
     }
 

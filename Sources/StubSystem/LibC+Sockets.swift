@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Socket options set on descriptors stubd hands between threads and libraries.
+extension LibC {
+    /// Makes `fd` non-blocking: reads and writes answer EAGAIN instead of waiting.
+    package static func setNonBlocking(_ fd: Int32) throws(SystemCallError) {
+        let flags = try SystemCall.run("fcntl F_GETFL") { fcntl(fd, F_GETFL) }
+        try SystemCall.run("fcntl F_SETFL O_NONBLOCK") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// Turns Nagle's algorithm off on a TCP socket: small writes go out at once instead of
+    /// waiting for the peer's (delayed) acknowledgement of the last one. Fails with ENOTSUP or
+    /// EOPNOTSUPP on a socket that is not TCP (a socket pair).
+    package static func setNoDelay(_ fd: Int32) throws(SystemCallError) {
+        var one: Int32 = 1
+        try SystemCall.run("setsockopt TCP_NODELAY") {
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
+}
+
+extension LibC {
+    /// True when a connected socket is finished: the peer closed it (a read would return end of
+    /// file) or it failed (reset). One non-blocking peek, which leaves waiting bytes in place.
+    package static func connectionFinished(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        #if canImport(Glibc)
+        let n = Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        #else
+        let n = Darwin.recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT)
+        #endif
+        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+    }
+}
+
+extension LibC {
+    /// shutdown(2) of both directions, for types whose own `shutdown` method hides the global
+    /// function. Fails with ENOTCONN for a socket already shut or reset: callers that close it
+    /// anyway ignore that.
+    @discardableResult
+    package static func shutdownBoth(_ fd: Int32) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        #else
+        Darwin.shutdown(fd, SHUT_RDWR)
+        #endif
+    }
+}
