@@ -96,7 +96,10 @@ private struct OperationReader {
     }
 
     mutating func selectionSet() throws(GraphQLLexer.Failure) -> [GraphQLOperations.Selection] {
-        try tokens.expect("{")
+        guard tokens.current.kind == .punctuator("{") else { throw tokens.fail("expected '{'") }
+        try tokens.enter()
+        defer { tokens.leave() }
+        tokens.advance()
         var selections: [GraphQLOperations.Selection] = []
         while !tokens.take("}") {
             let (line, column) = (tokens.current.line, tokens.current.column)

@@ -4,6 +4,12 @@ import StubCore
 struct GraphQLTokens {
     private let tokens: [GraphQLLexer.Token]
     private(set) var index = 0
+    /// How many levels of selection sets, list types, lists, input objects and skipped groups
+    /// may enclose one another: the readers recurse once per level, so a hostile document
+    /// (100,000 `[`) is refused at the level past this instead of overflowing the stack.
+    let depthLimit = GraphQLLimits.defaultDepth
+    /// The levels open where the cursor is.
+    private var depth = 0
 
     init(_ tokens: [GraphQLLexer.Token]) {
         self.tokens = tokens
@@ -37,6 +43,18 @@ struct GraphQLTokens {
         return text
     }
 
+    /// Opens one more level of nesting at the current token; refused past `depthLimit`. Each
+    /// call is paired with `leave()` (a `defer` just after it).
+    mutating func enter() throws(GraphQLLexer.Failure) {
+        guard depth < depthLimit else { throw fail("nesting deeper than \(depthLimit) levels") }
+        depth += 1
+    }
+
+    /// Closes the level the last `enter()` opened.
+    mutating func leave() {
+        depth -= 1
+    }
+
     mutating func expect(_ p: String) throws(GraphQLLexer.Failure) {
         guard take(p) else { throw fail("expected '\(p)'") }
     }
@@ -49,7 +67,10 @@ struct GraphQLTokens {
     /// A type reference: `Name`, `[Type]`, either with `!`.
     mutating func typeReference() throws(GraphQLLexer.Failure) -> GraphQLType {
         var type: GraphQLType
-        if take("[") {
+        if current.kind == .punctuator("[") {
+            try enter()
+            defer { leave() }
+            advance()
             type = .list(try typeReference())
             try expect("]")
         } else {
@@ -62,6 +83,8 @@ struct GraphQLTokens {
     mutating func skipGroup() throws(GraphQLLexer.Failure) {
         let pairs = ["(": ")", "[": "]", "{": "}"]
         guard case .punctuator(let open) = current.kind, let close = pairs[open] else { return }
+        try enter()
+        defer { leave() }
         advance()
         while !take(close) {
             guard !atEnd else { throw fail("expected '\(close)'") }

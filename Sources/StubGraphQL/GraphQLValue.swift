@@ -87,6 +87,8 @@ extension GraphQLTokens {
             default: return .enumValue(name)
             }
         case .punctuator("["):
+            try enter()
+            defer { leave() }
             advance()
             var items: [GraphQLValue] = []
             while !take("]") {
@@ -95,6 +97,8 @@ extension GraphQLTokens {
             }
             return .list(items)
         case .punctuator("{"):
+            try enter()
+            defer { leave() }
             advance()
             var fields: [(name: String, value: GraphQLValue)] = []
             while !take("}") {

@@ -8,9 +8,15 @@ package struct GraphQLLimits: Sendable, Equatable {
     /// The largest query document, in bytes as sent (default 1 MiB).
     package var documentBytes = 1 << 20
     /// The deepest nesting of selection sets (`{`) in a document (default 128).
-    package var depth = 128
+    package var depth = GraphQLLimits.defaultDepth
     /// The most operations in one batch (default 100).
     package var batch = 100
+
+    /// The default depth: far deeper than real documents go (schemas nest list types a level or
+    /// two, `[String!]!`; generated operations a dozen or so selection sets), and shallow enough
+    /// that a reader recursing once per level stays well inside a thread's stack. `stubd check
+    /// --graphql` holds schemas and operation documents to it too.
+    package static let defaultDepth = 128
 
     /// The defaults.
     package init() {}
