@@ -8,24 +8,26 @@ extension GraphQLArgumentCheck {
             usages.append(Usage(name: name, type: type, placeHasDefault: placeHasDefault, line: line, column: column))
             return
         }
-        switch type {
-        case .nonNull(let inner):
-            if value == .null { add(line, column, "Expected value of non-null type '\(type)' not to be null.") } else {
-                checkValue(value, inner, placeHasDefault: false, line: line, column: column, usages: &usages)
-            }
-        case .list(let inner):
-            guard case .list(let items) = value else {
-                checkValue(value, inner, placeHasDefault: false, line: line, column: column, usages: &usages)
+        // Down the type's wrappers in a loop: only a list or an object in the value recurses, so
+        // the depth is the value's, not the value's times the types'.
+        var type = type
+        while true {
+            switch type {
+            case .nonNull(let inner):
+                if value == .null { return add(line, column, "Expected value of non-null type '\(type)' not to be null.") }
+                type = inner
+            case .list(let inner):
+                guard case .list(let items) = value else {
+                    type = inner
+                    continue
+                }
+                for item in items { checkValue(item, inner, placeHasDefault: false, line: line, column: column, usages: &usages) }
                 return
+            case .named(let name):
+                if value == .null { return }
+                if case .list = value { return add(line, column, "Expected value of type '\(name)', found \(value.description).") }
+                return checkNamed(value, name, line: line, column: column, usages: &usages)
             }
-            for item in items { checkValue(item, inner, placeHasDefault: false, line: line, column: column, usages: &usages) }
-        case .named(let name):
-            if value == .null { return }
-            if case .list = value {
-                add(line, column, "Expected value of type '\(name)', found \(value.description).")
-                return
-            }
-            checkNamed(value, name, line: line, column: column, usages: &usages)
         }
     }
 

@@ -9,6 +9,12 @@ struct GraphQLArgumentCheck {
     let schema: GraphQLSchema
     let document: GraphQLOperations
     private(set) var problems: [String] = []
+    /// How deep a walk goes, counting each selection set and each fragment spread it follows:
+    /// the parser bounds what is written, but a chain of fragments each spreading the next
+    /// nests as deep as it is long.
+    let depthLimit = GraphQLLimits.defaultDepth
+    /// Set where a walk went past `depthLimit`: every walk stops, and that is the one problem.
+    private var tooDeep: String?
 
     /// A variable where a value is expected: of what type, and whether that place has a default.
     struct Usage {
@@ -24,10 +30,13 @@ struct GraphQLArgumentCheck {
         self.document = document
         for operation in document.operations { check(operation) }
         // A fragment's arguments are checked once, wherever it is spread.
-        for fragment in document.fragments.values.sorted(by: { $0.line < $1.line }) {
+        for fragment in document.fragments.values.sorted(by: { ($0.line, $0.column) < ($1.line, $1.column) }) {
             var ignored: [Usage] = []
-            walk(fragment.selections, on: fragment.typeCondition, report: true, usages: &ignored, spread: [fragment.name])
+            var visited: Set = [fragment.name]
+            walk(fragment.selections, on: fragment.typeCondition, report: true, usages: &ignored, visited: &visited, depth: 1)
         }
+        // What the walks found before they stopped is not the whole story.
+        if let tooDeep { problems = [tooDeep] }
     }
 
     mutating func add(_ line: Int, _ column: Int, _ message: String) {
@@ -53,7 +62,8 @@ struct GraphQLArgumentCheck {
         var usages: [Usage] = []
         checkDirectives(operation.directives, report: true, usages: &usages)
         if let root = schema.root(operation.kind) {
-            walk(operation.selections, on: root.name, report: true, usages: &usages, spread: [])
+            var visited: Set<String> = []
+            walk(operation.selections, on: root.name, report: true, usages: &usages, visited: &visited, depth: 1)
         }
         var used: Set<String> = []
         for usage in usages {
@@ -88,10 +98,12 @@ struct GraphQLArgumentCheck {
         return false
     }
 
-    /// Checks the fields below `typeName`; follows spreads (each fragment once per walk) for the
-    /// variables they use, reporting their arguments only where `report` says.
+    /// Checks the fields below `typeName`, a selection set `depth` levels down; follows spreads
+    /// for the variables they use, reporting their arguments only where `report` says. A
+    /// fragment is followed once per walk (`visited`): what it uses does not depend on where it
+    /// is spread, and a fragment spread from many places is not walked as many times over.
     private mutating func walk(_ selections: [GraphQLOperations.Selection], on typeName: String, report: Bool, usages: inout [Usage],
-                               spread: Set<String>) {
+                               visited: inout Set<String>, depth: Int) {
         for selection in selections {
             switch selection {
             case .field(let field):
@@ -99,16 +111,29 @@ struct GraphQLArgumentCheck {
                 guard let type = schema.types[typeName], let definition = GraphQLBodyCheck.field(field.name, of: type, in: schema) else { continue }
                 checkArguments(field.arguments, against: definition.arguments, report: report, usages: &usages,
                                unknown: "field '\(typeName).\(field.name)'", required: "\(typeName).\(field.name)", line: field.line, column: field.column)
-                walk(field.selections, on: definition.type.namedType, report: report, usages: &usages, spread: spread)
-            case .spread(let name, _, let directives):
+                guard !field.selections.isEmpty, mayDescend(from: depth, field.line, field.column) else { continue }
+                walk(field.selections, on: definition.type.namedType, report: report, usages: &usages, visited: &visited, depth: depth + 1)
+            case .spread(let name, let line, let column, let directives):
                 checkDirectives(directives, report: report, usages: &usages)
-                guard !spread.contains(name), let fragment = document.fragments[name] else { continue }
-                walk(fragment.selections, on: fragment.typeCondition, report: false, usages: &usages, spread: spread.union([name]))
-            case .inline(let condition, let inner, _, let directives):
+                guard !visited.contains(name), let fragment = document.fragments[name], mayDescend(from: depth, line, column) else { continue }
+                visited.insert(name)
+                walk(fragment.selections, on: fragment.typeCondition, report: false, usages: &usages, visited: &visited, depth: depth + 1)
+            case .inline(let condition, let inner, let line, let column, let directives):
                 checkDirectives(directives, report: report, usages: &usages)
-                walk(inner, on: condition ?? typeName, report: report, usages: &usages, spread: spread)
+                guard mayDescend(from: depth, line, column) else { continue }
+                walk(inner, on: condition ?? typeName, report: report, usages: &usages, visited: &visited, depth: depth + 1)
             }
         }
+    }
+
+    /// Whether a walk `depth` levels down may go one further, at `line:column`. The first time
+    /// it may not is the document's problem, and every walk stops.
+    private mutating func mayDescend(from depth: Int, _ line: Int, _ column: Int) -> Bool {
+        guard tooDeep == nil else { return false }
+        guard depth >= depthLimit else { return true }
+        tooDeep = "\(document.file):\(line):\(column): nesting deeper than \(depthLimit) levels once fragment spreads are followed "
+            + "(each selection set and each spread is a level)"
+        return false
     }
 
     private mutating func checkDirectives(_ directives: [GraphQLDirective], report: Bool, usages: inout [Usage]) {

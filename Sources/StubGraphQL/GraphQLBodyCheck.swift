@@ -10,6 +10,10 @@ struct GraphQLBodyCheck {
     let file: String
     private var nullsAllowed = false
     private(set) var problems: [String] = []
+    /// How many fragments (spread or inline) `collect` follows one into another; past it, the
+    /// object is checked no further and that is said once.
+    let depthLimit = GraphQLLimits.defaultDepth
+    private var tooDeep = false
 
     init(schema: GraphQLSchema, document: GraphQLOperations, file: String) {
         self.schema = schema
@@ -101,7 +105,14 @@ struct GraphQLBodyCheck {
         var concrete = type.name
         if case .string(let typename)? = members.first(where: { $0.key == "__typename" })?.value, schema.types[typename] != nil { concrete = typename }
         var expected: [(field: GraphQLOperations.Field, on: String, required: Bool)] = []
-        collect(selections, parent: type.name, concrete: concrete, required: true, into: &expected, seen: [])
+        var visited: [String: Bool] = [:]
+        guard collect(selections, parent: type.name, concrete: concrete, required: true, into: &expected, visited: &visited, depth: 1) else {
+            if !tooDeep {
+                problems.append("\(file): \(path): not checked: the operation's fragments nest deeper than \(depthLimit) levels here (\(document.file))")
+            }
+            tooDeep = true
+            return
+        }
         // A key selected more than once (through fragments) is checked once; required if any asks.
         var checked: Set<String> = []
         for (field, on, _) in expected where checked.insert(field.responseKey).inserted {
@@ -126,23 +137,34 @@ struct GraphQLBodyCheck {
     }
 
     /// The fields a selection set asks of an object: fragments whose type condition the concrete
-    /// type meets are required, others optional (the stub may be of another type).
+    /// type meets are required, others optional (the stub may be of another type). A fragment's
+    /// fields are the same wherever it is spread, so it is followed once, or twice when it is
+    /// first met optional and later required (`visited`: whether it was followed as required).
+    /// False when fragments nest past `depthLimit`.
     private func collect(_ selections: [GraphQLOperations.Selection], parent: String, concrete: String, required: Bool,
-                         into out: inout [(field: GraphQLOperations.Field, on: String, required: Bool)], seen: Set<String>) {
+                         into out: inout [(field: GraphQLOperations.Field, on: String, required: Bool)], visited: inout [String: Bool],
+                         depth: Int) -> Bool {
         for selection in selections {
+            let inner: [GraphQLOperations.Selection], on: String
             switch selection {
             case .field(let field):
                 let on = schema.types[concrete].flatMap { GraphQLBodyCheck.field(field.name, of: $0, in: schema) } != nil ? concrete : parent
                 out.append((field, on, required))
-            case .spread(let name, _, _):
-                guard !seen.contains(name), let fragment = document.fragments[name] else { continue }
-                collect(fragment.selections, parent: fragment.typeCondition, concrete: concrete,
-                        required: required && applies(fragment.typeCondition, to: concrete), into: &out, seen: seen.union([name]))
-            case .inline(let condition, let inner, _, _):
-                let on = condition ?? parent
-                collect(inner, parent: on, concrete: concrete, required: required && applies(on, to: concrete), into: &out, seen: seen)
+                continue
+            case .spread(let name, _, _, _):
+                guard let fragment = document.fragments[name] else { continue }
+                let needed = required && applies(fragment.typeCondition, to: concrete)
+                if let before = visited[name], before || !needed { continue }
+                visited[name] = needed
+                (inner, on) = (fragment.selections, fragment.typeCondition)
+            case .inline(let condition, let selections, _, _, _):
+                (inner, on) = (selections, condition ?? parent)
             }
+            guard depth < depthLimit,
+                  collect(inner, parent: on, concrete: concrete, required: required && applies(on, to: concrete), into: &out, visited: &visited,
+                          depth: depth + 1) else { return false }
         }
+        return true
     }
 
     /// Whether a fragment on `condition` applies to an object of type `concrete`.

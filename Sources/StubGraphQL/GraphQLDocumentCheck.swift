@@ -31,9 +31,9 @@ struct GraphQLDocumentCheck {
         for selection in selections {
             switch selection {
             case .field(let field): check(field, on: typeName)
-            case .spread(let name, let line, _):
+            case .spread(let name, let line, _, _):
                 if document.fragments[name] == nil { problems.append("\(document.file):\(line): unknown fragment \(name)") }
-            case .inline(let condition, let inner, let line, _):
+            case .inline(let condition, let inner, let line, _, _):
                 if let condition, schema.types[condition] == nil {
                     problems.append("\(document.file):\(line): inline fragment on unknown type \(condition)")
                     continue

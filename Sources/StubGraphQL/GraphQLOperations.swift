@@ -7,8 +7,8 @@ package struct GraphQLOperations: Sendable {
     /// One selection of a selection set.
     indirect enum Selection: Sendable {
         case field(Field)
-        case spread(name: String, line: Int, directives: [GraphQLDirective] = [])
-        case inline(typeCondition: String?, selections: [Selection], line: Int, directives: [GraphQLDirective] = [])
+        case spread(name: String, line: Int, column: Int, directives: [GraphQLDirective] = [])
+        case inline(typeCondition: String?, selections: [Selection], line: Int, column: Int, directives: [GraphQLDirective] = [])
     }
 
     /// `$name: Type = default`.
@@ -37,6 +37,7 @@ package struct GraphQLOperations: Sendable {
         let name: String?
         let selections: [Selection]
         let line: Int
+        let column: Int
         var variables: [VariableDefinition] = []
         var directives: [GraphQLDirective] = []
     }
@@ -46,6 +47,7 @@ package struct GraphQLOperations: Sendable {
         let typeCondition: String
         let selections: [Selection]
         let line: Int
+        let column: Int
     }
 
     /// The document's file, for messages.
@@ -71,9 +73,9 @@ private struct OperationReader {
 
     mutating func read() throws(GraphQLLexer.Failure) {
         while !tokens.atEnd {
-            let line = tokens.current.line
+            let (line, column) = (tokens.current.line, tokens.current.column)
             if tokens.current.kind == .punctuator("{") {
-                operations.append(.init(kind: "query", name: nil, selections: try selectionSet(), line: line))
+                operations.append(.init(kind: "query", name: nil, selections: try selectionSet(), line: line, column: column))
                 continue
             }
             guard let keyword = tokens.name() else { throw tokens.fail("expected an operation or a fragment") }
@@ -82,13 +84,14 @@ private struct OperationReader {
                 let name = tokens.name()
                 let variables = try variableDefinitions()
                 let directives = try tokens.directives(constant: false)
-                operations.append(.init(kind: keyword, name: name, selections: try selectionSet(), line: line, variables: variables, directives: directives))
+                operations.append(.init(kind: keyword, name: name, selections: try selectionSet(), line: line, column: column, variables: variables,
+                                        directives: directives))
             case "fragment":
                 let name = try tokens.expectName("a fragment name")
                 guard tokens.takeKeyword("on") else { throw tokens.fail("expected 'on'") }
                 let condition = try tokens.expectName("a type name")
                 try tokens.skipDirectives()
-                fragments[name] = .init(name: name, typeCondition: condition, selections: try selectionSet(), line: line)
+                fragments[name] = .init(name: name, typeCondition: condition, selections: try selectionSet(), line: line, column: column)
             default:
                 throw tokens.fail("expected query, mutation, subscription or fragment")
             }
@@ -107,10 +110,11 @@ private struct OperationReader {
                 if tokens.current.kind == .name("on") || tokens.current.kind == .punctuator("{") || tokens.current.kind == .punctuator("@") {
                     let condition = tokens.takeKeyword("on") ? try tokens.expectName("a type name") : nil
                     let directives = try tokens.directives(constant: false)
-                    selections.append(.inline(typeCondition: condition, selections: try selectionSet(), line: line, directives: directives))
+                    let inner = try selectionSet()
+                    selections.append(.inline(typeCondition: condition, selections: inner, line: line, column: column, directives: directives))
                 } else {
                     let name = try tokens.expectName("a fragment name")
-                    selections.append(.spread(name: name, line: line, directives: try tokens.directives(constant: false)))
+                    selections.append(.spread(name: name, line: line, column: column, directives: try tokens.directives(constant: false)))
                 }
                 continue
             }

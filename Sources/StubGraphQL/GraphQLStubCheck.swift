@@ -23,9 +23,11 @@ package struct GraphQLStubCheck {
 
     /// The problems of an operation document against a schema: unknown types, fragments and
     /// fields, leaves with a selection set and objects without one; unknown, missing and
-    /// mistyped arguments, undefined, unused and misplaced variables.
+    /// mistyped arguments, undefined, unused and misplaced variables; fragments that spread
+    /// themselves.
     package static func validate(_ document: GraphQLOperations, against schema: GraphQLSchema) -> [String] {
-        GraphQLDocumentCheck(schema: schema, document: document).problems + GraphQLArgumentCheck(schema: schema, document: document).problems
+        GraphQLFragmentCycles(document).problems + GraphQLDocumentCheck(schema: schema, document: document).problems
+            + GraphQLArgumentCheck(schema: schema, document: document).problems
     }
 
     /// The problems of the schema itself, by the type-system rules graphql-core enforces.
