@@ -181,28 +181,43 @@ struct GraphQLSchemaCheck {
     private mutating func checkInputCycles() {
         var visited: Set<String> = []
         for type in schema.types.values.sorted(by: { ($0.line, $0.column) < ($1.line, $1.column) }) where type.kind == .input {
-            var path: [(type: String, field: String)] = []
-            var index: [String: Int] = [:]
-            findCycles(type, &visited, &path, &index)
+            findCycles(from: type, &visited)
         }
     }
 
-    private mutating func findCycles(_ type: GraphQLSchema.TypeDefinition, _ visited: inout Set<String>, _ path: inout [(type: String, field: String)],
-                                     _ index: inout [String: Int]) {
-        guard visited.insert(type.name).inserted else { return }
-        index[type.name] = path.count
-        for name in type.fieldOrder {
-            guard let field = type.fields[name], case .nonNull(.named(let next)) = field.type, let target = schema.types[next],
+    /// A depth-first search along non-null input fields from `root`, each type searched once
+    /// (`visited`). It keeps its own stack: a chain of 100,000 input types costs memory, not the
+    /// thread's stack.
+    private mutating func findCycles(from root: GraphQLSchema.TypeDefinition, _ visited: inout Set<String>) {
+        guard visited.insert(root.name).inserted else { return }
+        // The fields followed to where the search is, and where on that path each type being
+        // searched begins.
+        var path: [(type: String, field: String)] = []
+        var begins: [String: Int] = [root.name: 0]
+        var stack: [(type: GraphQLSchema.TypeDefinition, next: Int)] = [(root, 0)]
+        while let top = stack.last {
+            let (type, next) = top
+            guard next < type.fieldOrder.count else {
+                stack.removeLast()
+                begins[type.name] = nil
+                if !stack.isEmpty { path.removeLast() }
+                continue
+            }
+            stack[stack.count - 1].next += 1
+            let name = type.fieldOrder[next]
+            guard let field = type.fields[name], case .nonNull(.named(let nextName)) = field.type, let target = schema.types[nextName],
                   target.kind == .input else { continue }
             path.append((type.name, name))
-            if let start = index[next] {
-                let fields = path[start...].map { "\($0.type).\($0.field)" }.joined(separator: ", ")
-                add(target, "Input Object \(next) cannot be provided a finite value because it references itself through fields: \(fields).")
+            if let begin = begins[nextName] {
+                let fields = path[begin...].map { "\($0.type).\($0.field)" }.joined(separator: ", ")
+                add(target, "Input Object \(nextName) cannot be provided a finite value because it references itself through fields: \(fields).")
+                path.removeLast()
+            } else if visited.insert(nextName).inserted {
+                begins[nextName] = path.count
+                stack.append((target, 0))
             } else {
-                findCycles(target, &visited, &path, &index)
+                path.removeLast()
             }
-            path.removeLast()
         }
-        index[type.name] = nil
     }
 }
