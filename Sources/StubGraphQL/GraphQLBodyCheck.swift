@@ -63,8 +63,8 @@ struct GraphQLBodyCheck {
 
     private mutating func checkNamed(_ value: JSONValue, name: String, selections: [GraphQLOperations.Selection], path: String, line: Int) {
         let where_ = "(\(schema.file):\(line))"
-        if let expected = GraphQLBodyCheck.scalarMismatch(value, scalar: name) {
-            problems.append("\(file): \(path): expected \(expected), found \(value.kindDescription) \(where_)")
+        if let problem = GraphQLBodyCheck.scalarMismatch(value, scalar: name) {
+            problems.append("\(file): \(path): \(problem) \(where_)")
             return
         }
         guard let type = schema.types[name] else { return }
@@ -81,17 +81,23 @@ struct GraphQLBodyCheck {
         }
     }
 
-    /// What a built-in scalar expects when `value` is not it; nil when it fits (or is not built in).
+    /// Why `value` is not the built-in scalar; nil when it fits (or the scalar is not built in).
     static func scalarMismatch(_ value: JSONValue, scalar: String) -> String? {
+        func expected(_ what: String) -> String { "expected \(what), found \(value.kindDescription)" }
         switch (scalar, value) {
         case ("String", .string), ("Boolean", .bool), ("Float", .number), ("ID", .string): return nil
         case ("Int", .number(let n)), ("ID", .number(let n)):
-            return n.value.rounded() == n.value && abs(n.value) <= 2_147_483_647 ? nil : "a 32-bit integer (\(scalar))"
-        case ("String", _): return "a string (String)"
-        case ("Boolean", _): return "a boolean (Boolean)"
-        case ("Float", _): return "a number (Float)"
-        case ("Int", _): return "an integer (Int)"
-        case ("ID", _): return "a string or an integer (ID)"
+            let whole = n.value.rounded() == n.value
+            // From −2³¹ to 2³¹ − 1: one more below zero than above.
+            if whole && Double(Int32.min) <= n.value && n.value <= Double(Int32.max) { return nil }
+            // graphql-core's words, as it refuses to serialize the number.
+            if whole && scalar == "Int" { return "Int cannot represent non 32-bit signed integer value: \(n.text)" }
+            return expected("a 32-bit integer (\(scalar))")
+        case ("String", _): return expected("a string (String)")
+        case ("Boolean", _): return expected("a boolean (Boolean)")
+        case ("Float", _): return expected("a number (Float)")
+        case ("Int", _): return expected("an integer (Int)")
+        case ("ID", _): return expected("a string or an integer (ID)")
         default: return nil
         }
     }
