@@ -137,7 +137,27 @@ struct GraphQLValidationTests {
         #"query Q($ids: [ID]) { users(filter: {ids: $ids}) { id } }"#,
         #"query Q($t: String!) { search(terms: [$t]) { id } }"#,
         #"query Q($t: String) { search(terms: [$t]) { id } }"#,
+        // Int's edges: −2³¹ fits, 2³¹ and −2³¹ − 1 do not.
+        #"query { users(first: -2147483648) { id } }"#,
+        #"query { users(first: 2147483647) { id } }"#,
+        #"query { users(first: 2147483648) { id } }"#,
+        #"query { users(first: -2147483649) { id } }"#,
+        #"query Q($n: Int = -2147483648) { users(first: $n) { id } }"#,
+        #"query Q($n: Int = 2147483648) { users(first: $n) { id } }"#,
+        // Fragments that spread themselves, and one spread twice (what it uses is reported once).
+        #"query Q { ...A } fragment A on Query { ...B } fragment B on Query { ...A }"#,
+        #"query Q { ...A } fragment A on Query { ...A }"#,
+        #"query Q { user(id: "1") { ...A } } fragment A on User { id ...B } fragment B on User { name ...C } fragment C on User { ... on User { ...A } }"#,
+        #"query Q { ...A } fragment A on Query { user(id: "1") { ...B } } fragment B on User { id ...B }"#,
+        #"query Q { ...F ...F } fragment F on Query { user(id: $id) { id } }"#,
     ]
+
+    /// A fragment cycle is reported where graphql-core puts it: at the cycle's first spread.
+    @Test func aFragmentCycleIsPlacedAtItsFirstSpread() throws {
+        let schema = try GraphQLSchema.parse(GraphQLValidationTests.schema, file: "s.graphqls").get()
+        let document = try GraphQLOperations.parse("query Q { ...A }\nfragment A on Query { ...B }\nfragment B on Query { ...A }", file: "d.graphql").get()
+        #expect(GraphQLStubCheck.validate(document, against: schema) == ["d.graphql:2:23: Cannot spread fragment 'A' within itself via 'B'."])
+    }
 
     @Test func argumentsAndVariablesAreCheckedAsGraphQLCoreChecksThem() async throws {
         let oracle = try await oracle(["schema": GraphQLValidationTests.schema, "documents": GraphQLValidationTests.documents])
