@@ -9,8 +9,12 @@ import StubSystem
 package final class RawSocket: @unchecked Sendable {
     package let fd: Int32
 
-    package init(port: Int) throws {
+    /// Connects to `port` on 127.0.0.1; with `receiveBuffer`, the socket's receive buffer is set
+    /// to that many bytes first (a client that reads slowly; set after connecting, it shrinks the
+    /// window the kernel already offered, and TCP falls back to probing a zero window).
+    package init(port: Int, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, LibC.streamSocket, 0)
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = LibC.loopbackAddress(port: port)
         var timeout = LibC.timeval(seconds: 5)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -36,6 +36,8 @@ final class RequestBridge: Sendable {
     let stalledSendLimitMs: Int?
     /// Holds the WebSocket conversations of upgraded connections.
     let webSockets: WebSocketHub
+    /// Finishes faults' raw writes that a client reads slowly.
+    let rawWrites: RawWriter
 
     var responder: StubResponder { environment.responder }
 
@@ -64,6 +66,12 @@ final class RequestBridge: Sendable {
             hub.stop()
             throw error
         }
+        do { rawWrites = try RawWriter() } catch {
+            jobs.stop()
+            suspensions.shutdown()
+            hub.stop()
+            throw error
+        }
         self.maxBody = max(0, maxBody)
     }
 
@@ -74,6 +82,7 @@ final class RequestBridge: Sendable {
         webSockets.stop()
         suspensions.shutdown()
         jobs.stop()
+        rawWrites.stop()
     }
 
     /// The first handler call: the head is complete and no body has been read. A head that
@@ -133,6 +142,9 @@ final class RequestBridge: Sendable {
         let gone = suspensions.resumed(&context.suspension)
         let action = context.life.resumed(context, catalog: catalog, env: environment, now: now, stopping: suspensions.isStopping,
                                           clientGone: gone)
+        // A fault's bytes still going out are dropped unless more follow them: the connection
+        // may close now.
+        if case .writeRaw = action {} else if let socket = connection.socket { rawWrites.cancel(socket) }
         return execute(action, connection, context)
     }
 
@@ -157,89 +169,10 @@ final class RequestBridge: Sendable {
     /// libmicrohttpd is done with the request, also when the client left while it was suspended.
     func completed(_ context: RequestContext) {
         suspensions.ended(&context.suspension)
+        if let socket = context.connection?.socket { rawWrites.cancel(socket) }
         // The clock is read only for a request that was still waiting: an answered one needs no
         // time here, and its connection's idle deadline is set by the admission sweeper.
         context.life.connectionEnded(context, env: environment, now: context.life.isWaiting ? MonotonicClock.now() : context.startNs)
         if let admitted = context.admitted { admission.requestDone(admitted) }
-    }
-
-    /// Carries out one action of the lifecycle.
-    func execute(_ action: LifecycleAction, _ connection: MHDConnection, _ context: RequestContext) -> Outcome {
-        switch action {
-        case .proceed:
-            return .proceed
-        case .respond(let status, .prepared(let key)):
-            // The request's context holds the prepared catalog, which owns the response.
-            guard let prepared = context.prepared else { return .close }
-            return connection.queue(status: status, prepared.response(key: key)) ? .proceed : .close
-        case .respond(let status, .bytes(let bytes, let headers)):
-            return connection.queue(status: status, MHDResponse(bytes: bytes, headers: headers)) ? .proceed : .close
-        case .respond(let status, .pulled(let length, let headers)):
-            guard let response = MHDResponse(pulling: LifecycleBody(context, bridge: self), size: length, headers: headers) else { return .close }
-            return connection.queue(status: status, response) ? .proceed : .close
-        case .suspend(let until):
-            return suspend(connection, context, until: until) == nil ? .close : .proceed
-        case .startDeferred(let work, let box):
-            guard let ticket = suspend(connection, context, until: .max) else { return .close }
-            let suspensions = self.suspensions
-            if !jobs.start(work, done: { reply in
-                box.deliver(reply)
-                suspensions.resumeEarly(ticket)
-            }) {
-                box.deliver(jobs.busyReply(work))
-                suspensions.resumeEarly(ticket)
-            }
-            return .proceed
-        case .suspendFor(let until, let start):
-            guard let ticket = suspend(connection, context, until: until) else { return .close }
-            let suspensions = self.suspensions
-            start { suspensions.resumeEarly(ticket) }
-            return .proceed
-        case .writeRaw(let bytes, let next):
-            if let socket = connection.socket { FaultInjector.write(bytes, to: socket) }
-            guard case .suspend(let until) = next else { return .close }
-            return suspend(connection, context, until: until) == nil ? .close : .proceed
-        case .upgrade(let headers, let open):
-            // The place the lifecycle reserved goes back when the target does, unless the 101 went out.
-            let target = UpgradeTarget(hub: webSockets, open: open)
-            context.upgrade = target
-            guard let response = MHDResponse(upgradingTo: target, headers: headers) else { return .close }
-            return connection.queue(status: 101, response) ? .proceed : .close
-        case .reset:
-            if let socket = connection.socket { FaultInjector.reset(socket) }
-            return .close
-        case .close:
-            return .close
-        }
-    }
-
-    /// Suspends the connection through the owner; the lifecycle hears the ticket.
-    private func suspend(_ connection: MHDConnection, _ context: RequestContext, until: UInt64) -> UInt64? {
-        guard let ticket = suspensions.suspend(connection.handle, fd: connection.socket, mark: &context.suspension, until: until) else { return nil }
-        context.life.suspended(ticket: ticket, env: environment)
-        return ticket
-    }
-
-    /// One pull of a pulled body, on the connection's polling thread.
-    func pull(_ context: RequestContext, at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> PulledBody.ReadResult {
-        let gone = suspensions.resumed(&context.suspension)
-        let result = context.life.pull(at: offset, into: PullBuffer(buffer), now: MonotonicClock.now(), stopping: suspensions.isStopping, clientGone: gone)
-        switch result {
-        case .copied(let count): return .copied(count)
-        case .end: return .end
-        case .abort: return .abort
-        case .reset:
-            if let socket = context.connection?.socket { FaultInjector.reset(socket) }
-            return .abort
-        case .wait(let until):
-            guard let connection = context.connection else { return .abort }
-            return suspend(connection, context, until: until) == nil ? .abort : .suspended
-        }
-    }
-
-    /// libmicrohttpd freed a pulled response: the body was sent, cut, or the client left.
-    func responseFreed(_ context: RequestContext) {
-        suspensions.ended(&context.suspension)
-        context.life.responseFreed(context, env: environment, now: MonotonicClock.now())
     }
 }
