@@ -93,11 +93,7 @@ final class RedisConnection: @unchecked Sendable {
 
     /// Reads the replies of `count` queued commands, in order, all within one call's time.
     func replies(_ count: Int) throws(StoreError) -> [RedisReply] {
-        var replies: [RedisReply] = []
-        replies.reserveCapacity(count)
-        let deadline = callDeadline()
-        for _ in 0..<count { replies.append(try nextReply(until: deadline)) }
-        return replies
+        try replies(count, until: callDeadline())
     }
 
     /// Queues one command in hiredis's output buffer (sent by the next read).
@@ -143,7 +139,7 @@ final class RedisConnection: @unchecked Sendable {
     /// Waits for the next reply until `deadline` (monotonic ns): every byte may come late, but
     /// the reply as a whole may not (a store trickling a byte at a time would reset any timeout
     /// that counts from the last byte). A reply over `maxReplyBytes` is not read further.
-    private func nextReply(until deadline: UInt64) throws(StoreError) -> RedisReply {
+    func nextReply(until deadline: UInt64) throws(StoreError) -> RedisReply {
         var received = 0
         switch transport {
         case .plain(let context):

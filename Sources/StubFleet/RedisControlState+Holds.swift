@@ -73,14 +73,14 @@ extension RedisControlState {
         boundControl?.releaseHeld(announceRelease(taken))
     }
 
-    /// Takes the oldest `count` entries of a held list (all when nil), atomically.
+    /// Takes the oldest `count` entries of a held list (all when nil), atomically; guarded, so a
+    /// take that timed out (this replica then releases its own alone) takes nothing later.
     private func take(from list: String, count: Int?) -> [String]? {
         let last = count.map { String($0 - 1) } ?? "-1"
         return call { c throws(StoreError) -> [String] in
             guard count != 0 else { return [] }
             let trim = count.map { ["LTRIM", list, String($0), "-1"] } ?? ["DEL", list]
-            let replies = try c.pipeline([["MULTI"], ["LRANGE", list, "0", last], trim, ["EXEC"]])
-            return replies.last?.elements.first?.elements.compactMap(\.text) ?? []
+            return try c.guarded([["LRANGE", list, "0", last], trim])[0].elements.compactMap(\.text)
         }
     }
 

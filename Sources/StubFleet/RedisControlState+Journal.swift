@@ -116,7 +116,8 @@ extension RedisControlState {
 
     func clearJournal(_ scope: Scope) {
         awaitJournals()  // as in `reset`: nothing answered before the clear may come back after it
-        _ = call { c throws(StoreError) in try c.command(["DEL", FleetKeys.journal(scope)]) }
+        // Guarded: a clear that timed out must not run later and take entries answered since.
+        _ = call { c throws(StoreError) in try c.guarded([["DEL", FleetKeys.journal(scope)]]) }
     }
 }
 

@@ -60,19 +60,14 @@ extension RedisControlState {
                 ["ZADD", FleetKeys.sessions, String(Int(Date().timeIntervalSince1970 * 1000)), name]]
     }
 
-    /// Runs `commands`, then counts a new version and announces it; nil when the store did not take them.
+    /// Runs `commands`, then counts a new version and announces it; nil when the store did not take
+    /// them. Guarded (`RedisConnection.guarded`): a change answered 503 never runs later.
     func announce(_ commands: [[String]]) -> Int? {
-        let version = call { c throws(StoreError) -> Int? in
-            let replies = try c.pipeline(commands + [["INCR", FleetKeys.version]])
-            if let refused = replies.first(where: { if case .error = $0 { return true } else { return false } }) {
-                throw StoreError(description: "the store refused a change: \(refused)")
-            }
-            guard let version = replies.last?.int else { return nil }
-            _ = try c.command(["PUBLISH", FleetKeys.changes, String(version)])
-            return version
-        }
+        let version = call { c throws(StoreError) in try c.guarded(commands + [["INCR", FleetKeys.version]]).last?.int }
         guard let version = version ?? nil else { return nil }
         writtenVersion.update(ordering: .relaxed) { max($0, version) }
+        // Taken, whatever becomes of the notice: one lost is found by the replicas' version check.
+        _ = call { c throws(StoreError) in try c.command(["PUBLISH", FleetKeys.changes, String(version)]) }
         enforceSessionCap()
         awaitReplicas(version)
         return version
@@ -90,7 +85,7 @@ extension RedisControlState {
         guard let policy = boundControl?.sessionPolicy else { return }
         let evicted = call { c throws(StoreError) -> [String] in
             guard let count = try c.command(["ZCARD", FleetKeys.sessions]).int, count > policy.maxSessions else { return [] }
-            return try c.command(["ZPOPMIN", FleetKeys.sessions, String(count - policy.maxSessions)]).elements.enumerated()
+            return try c.guarded([["ZPOPMIN", FleetKeys.sessions, String(count - policy.maxSessions)]])[0].elements.enumerated()
                 .compactMap { $0.offset % 2 == 0 ? $0.element.text : nil }
         } ?? []
         guard !evicted.isEmpty else { return }
@@ -138,10 +133,10 @@ extension RedisControlState {
     }
 
     /// Replaces the store's overrides with this replica's copy, at `version` (the store came back
-    /// with less than this replica had seen).
+    /// with less than this replica had seen). Guarded: one that timed out cannot overwrite later changes.
     static func writeBack(_ overrides: [Scope: [String: RouteOverride]], version: Int, on c: RedisConnection) throws(StoreError) {
         let stale = try c.command(["SMEMBERS", FleetKeys.scopes]).elements.compactMap { $0.text.flatMap(FleetKeys.scope) }
-        var commands: [[String]] = [["MULTI"]] + stale.map { ["DEL", FleetKeys.overrides($0)] } + [["DEL", FleetKeys.scopes]]
+        var commands: [[String]] = stale.map { ["DEL", FleetKeys.overrides($0)] } + [["DEL", FleetKeys.scopes]]
         for (scope, routes) in overrides {
             for (id, o) in routes {
                 commands.append(["HSET", FleetKeys.overrides(scope), id, (o.stepToken ?? "") + "\n" + o.storedJSON.serialized()])
@@ -149,7 +144,8 @@ extension RedisControlState {
             }
             commands.append(["SADD", FleetKeys.scopes, FleetKeys.scopeKey(scope)])
         }
-        commands += [["SET", FleetKeys.version, String(version)], ["EXEC"], ["PUBLISH", FleetKeys.changes, String(version)]]
-        _ = try c.pipeline(commands)
+        commands.append(["SET", FleetKeys.version, String(version)])
+        _ = try c.guarded(commands)
+        _ = try c.command(["PUBLISH", FleetKeys.changes, String(version)])
     }
 }
