@@ -12,7 +12,8 @@ import Darwin
 
 /// A change answered 503 leaves no trace: the command the replica had sent, still in the store's
 /// socket or on its way when the call gave up, does nothing when it finally runs. Checked with a
-/// paused store, and with one replica's path to the store stalled while a retry goes through another.
+/// paused store, and with one replica's path to the store stalled in the middle of a change while
+/// a retry goes through another.
 @Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
 struct FleetRefusalTests {
     /// Each kind of change the admin API refuses with 503: what is set first (nil: nothing), the
@@ -50,15 +51,18 @@ struct FleetRefusalTests {
         }
     }
 
-    /// One replica's path to the store stalls with its change in flight (answered 503); the
-    /// change is then made again, with another value, through the other replica; the stalled
-    /// bytes arrive after that. Both replicas end on the retried value.
+    /// One replica's path to the store stalls in the middle of a change: the store has answered
+    /// the call's first command, then the change itself is held on the way, and the call is
+    /// answered 503. The change is made again, with another value, through the other replica; the
+    /// held bytes reach the store after that. The store refuses them as late, and both replicas
+    /// end on the retried value.
     @Test func aRetryThroughAnotherReplicaIsNotUndoneByTheRefusedChangeArrivingLate() async throws {
         let store = try StoreFixture()
         try store.start()
         let script = Repository.root.appendingPathComponent("Tests/Clients/stall_proxy.py").path
-        let proxy = try Spawned("/usr/bin/env", ["python3", script, String(store.port)])
-        defer { kill(proxy.pid, SIGCONT); kill(proxy.pid, SIGKILL); proxy.waitForExit() }
+        // Only a change names the route: the replica's reads of the overrides go through.
+        let proxy = try Spawned("/usr/bin/env", ["python3", script, String(store.port), "app/users"])
+        defer { kill(proxy.pid, SIGKILL); proxy.waitForExit() }
         let proxyPort = try #require(Int(proxy.readLine().trimmingCharacters(in: .whitespacesAndNewlines)), "the proxy printed no port")
         var servers: [StubServer] = []
         defer { for server in servers { server.stop() } }
@@ -68,13 +72,14 @@ struct FleetRefusalTests {
             servers.append(try StubServer(stubsAt: Repository.shippedStubs, configuration: configuration))
         }
         for server in servers { #expect(try await eventually { try await FleetRefusalTests.storeStatus(server) == "ok" }) }
-        kill(proxy.pid, SIGSTOP)
         let refused = try await AdminClient(server: servers[0]).call("PUT", "/routes/app/users", json: #"{"variant": "500"}"#)
-        #expect(refused.status == 503, "\(refused.status) \(refused.text)")
+        try #require(refused.status == 503, "\(refused.status) \(refused.text)")
+        #expect(proxy.readLine() == "held\n")
         let retried = try await AdminClient(server: servers[1]).call("PUT", "/routes/app/users", json: #"{"variant": "503"}"#)
         #expect(retried.status == 200, "\(retried.status) \(retried.text)")
-        kill(proxy.pid, SIGCONT)
-        // Through the stalled replica: its new connection carries the marker after the old one's bytes.
+        kill(proxy.pid, SIGUSR1)
+        let late = try await eventually { StoreFixture.reply(store.port, "INFO errorstats")?.contains("errorstat_STUBDLATE:") == true }
+        #expect(late, "the held change reached the store and was refused there as late: \(StoreFixture.reply(store.port, "INFO errorstats") ?? "")")
         try await FleetRefusalTests.settle(through: servers[0], fleet: servers)
         for server in servers {
             let served = try await FleetRefusalTests.override(server, "app/users", session: nil)

@@ -88,6 +88,12 @@ final class StoreFixture: @unchecked Sendable {
     /// Sends one inline command and returns the first line of the answer ("+PONG"), "" when the
     /// connection closed without one, nil when there was no connection.
     static func send(_ port: Int, _ command: String) -> String? {
+        reply(port, command)?.components(separatedBy: "\r\n").first
+    }
+
+    /// Sends one inline command and returns what the first read of the answer got (a short
+    /// answer, such as `INFO errorstats`, whole); "" and nil as for `send`.
+    static func reply(_ port: Int, _ command: String) -> String? {
         guard let fd = connected(port) else { return nil }
         defer { close(fd) }
         let line = command + "\r\n"
@@ -95,7 +101,7 @@ final class StoreFixture: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let n = read(fd, &buffer, buffer.count)
         guard n > 0 else { return n == 0 ? "" : nil }
-        return String(decoding: buffer[0..<n], as: UTF8.self).components(separatedBy: "\r\n").first
+        return String(decoding: buffer[0..<n], as: UTF8.self)
     }
 
     static func answers(_ port: Int) -> Bool { send(port, "PING") == "+PONG" }
