@@ -74,6 +74,8 @@ let package = Package(
         // --filter StubFleetTests`); what they share (servers, curl, raw sockets, fixtures) is here.
         .target(name: "StubTestSupport", dependencies: ["StubServer", "StubCore", "StubSystem", "StubTesting", "StubTLS"],
                 path: "Tests/StubTestSupport"),
+        // The support's own tests: that a missing tool skips on a developer's machine and fails under CI=true.
+        .testTarget(name: "StubTestSupportTests", dependencies: ["StubTestSupport"]),
         .testTarget(name: "StubServerTests", dependencies: ["StubServer", "StubCore", "StubSystem", "StubTesting", "StubdClient", "StubTestSupport"]),
         .testTarget(name: "StubTransportTests", dependencies: ["StubTransport", "StubServer", "StubCore", "StubSystem"]),
         .testTarget(name: "StubDashboardTests", dependencies: ["StubServer", "StubTesting", "StubTestSupport"]),
