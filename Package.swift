@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(name: "stubd-conformance", dependencies: ["StubSchema", "StubCore", "StubSystem"]),
         .executableTarget(name: "stubd", dependencies: ["StubServer", "StubCore", "StubTLS", "StubCapture", "StubContract", "StubProxy", "StubSystem", "StubGraphQL", "StubFleet", "CSystem"]),
         .testTarget(name: "StubCoreTests", dependencies: ["StubCore", "StubSystem", "StubTesting"]),
-        .testTarget(name: "StubSchemaTests", dependencies: ["StubSchema", "StubCore", "StubSystem"]),
+        .testTarget(name: "StubSchemaTests", dependencies: ["StubSchema", "StubCore", "StubSystem", "StubTestSupport"]),
         // One test target per module, so that a change runs the tests that own it (`swift test
         // --filter StubFleetTests`); what they share (servers, curl, raw sockets, fixtures) is here.
         .target(name: "StubTestSupport", dependencies: ["StubServer", "StubCore", "StubSystem", "StubTesting", "StubTLS"],

@@ -6,9 +6,7 @@ import Testing
 
 /// A Chrome capture of a WebSocket (`_webSocketMessages`) imported and served: the conversation
 /// it becomes answers a real client as the captured server did, ids and tokens aside.
-@Suite(.timeLimit(.minutes(2)),
-       .enabled(if: PythonWebSockets.installed,
-                "Python's websockets is not installed: python3 -m pip install websockets"))
+@Suite(.timeLimit(.minutes(2)), .requires(.websockets))
 struct HARWebSocketImportTests {
     static let chrome = #"""
 {"log": {"version": "1.2", "creator": {"name": "WebInspector", "version": "537.36"}, "entries": [

@@ -6,8 +6,7 @@ import Testing
 extension DashboardBrowserTests {
     /// A WebSocket conversation watched and steered from the page: listed, its messages shown both
     /// ways as they happen, a message typed in the box reaches the client, and Close ends it.
-    @Test(.enabled(if: PythonWebSockets.installed,
-                   "Python's websockets is not installed: python3 -m pip install websockets"))
+    @Test(.requires(.websockets))
     func aConversationIsWatchedLiveAndSteeredFromThePage() async throws {
         let folder = try shots()
         try await withServer(configure: { $0.log = .off }) { server in

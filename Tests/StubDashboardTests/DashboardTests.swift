@@ -126,7 +126,7 @@ import FoundationNetworking
 
 /// The dashboard in a real browser: headless Chromium driven by Selenium, as a tester uses it next
 /// to the Simulator. Screenshots go to `STUBD_SCREENSHOTS` (docs/images to refresh the README's).
-@Suite(.timeLimit(.minutes(3)), .enabled(if: Browser.installed, "Selenium or chromium-driver is missing: apt-get install chromium chromium-driver; pip install selenium"))
+@Suite(.timeLimit(.minutes(3)), .requires(.selenium, .chromedriver))
 struct DashboardBrowserTests {
     func run(_ arguments: [String]) async throws -> [String: Any] {
         let script = Repository.root.appendingPathComponent("Tests/Clients/dashboard_check.py").path
@@ -203,7 +203,7 @@ struct DashboardBrowserTests {
 }
 
 /// The same page in headless Firefox, over WebDriver BiDi (Firefox's own protocol; no geckodriver).
-@Suite(.timeLimit(.minutes(3)), .enabled(if: Browser.firefox, "Firefox or Python's websockets is missing: apt-get install firefox-esr; pip install websockets"))
+@Suite(.timeLimit(.minutes(3)), .requires(.firefox, .websockets))
 struct DashboardFirefoxTests {
     @Test func firefoxShowsTheRoutesSteersAVariantAndKeepsAPayloadAsText() async throws {
         let folder = try shots()

@@ -9,7 +9,7 @@ import Darwin
 
 /// The fleet as it is deployed: `stubd serve --state` processes on one Redis, behind HAProxy
 /// (Debian's `haproxy`) as the compose file runs them, driven with curl.
-@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .requires(.redisServer))
 struct FleetDaemonTests {
     static func replicas(_ store: StoreFixture, count: Int = 3) async throws -> [RunningDaemon] {
         var started: [RunningDaemon] = []
@@ -47,7 +47,7 @@ struct FleetDaemonTests {
         #expect(try await FleetDaemonTests.count(fleet[0]) == 40)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/haproxy"), "haproxy is not installed: apt-get install haproxy"))
+    @Test(.requires(.haproxy))
     func aSequenceBehindHAProxyPlaysOnceAndEveryReplicaSeesEveryRequest() async throws {
         let store = try StoreFixture()
         try store.start()
@@ -69,7 +69,7 @@ struct FleetDaemonTests {
         #expect(Set(entries.compactMap { $0["replica"] as? String }) == ["r1", "r2", "r3"], "round robin reached every replica")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/haproxy"), "haproxy is not installed: apt-get install haproxy"))
+    @Test(.requires(.haproxy))
     func aReplicaKilledUnderLoadBehindTheShippedBalancerCostsNoRequest() async throws {
         let store = try StoreFixture()
         try store.start()

@@ -4,7 +4,7 @@ import Testing
 import StubTestSupport
 
 /// What health says about the store's state beyond reachability, against a real redis-server.
-@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .requires(.redisServer))
 struct FleetHealthTests {
     @Test func overridesTheStoreHoldsButNoReplicaCanReadShowInHealth() async throws {
         let store = try StoreFixture()
@@ -31,7 +31,7 @@ struct FleetHealthTests {
 }
 
 /// An admin change is answered 200 only when the store took it.
-@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .requires(.redisServer))
 struct FleetPromiseTests {
     @Test func aChangeThePausedStoreDidNotTakeIsRefusedAndServedNowhere() async throws {
         let store = try StoreFixture()
@@ -58,7 +58,7 @@ struct FleetPromiseTests {
 }
 
 /// A journal cleared through one replica stays cleared on all of them.
-@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .requires(.redisServer))
 struct FleetClearTests {
     @Test(arguments: ["POST /reset", "DELETE /journal"])
     func entriesAnotherReplicaHadNotSentYetDoNotComeBack(call: String) async throws {

@@ -11,7 +11,7 @@ import FoundationNetworking
 
 /// Replicas sharing control state through a real Redis (or Valkey): three in-process servers on
 /// one store, talked to over real sockets as a client fleet would.
-@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .requires(.redisServer))
 struct FleetTests {
     static let users = "/api/v1/users"
 

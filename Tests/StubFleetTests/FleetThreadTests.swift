@@ -6,7 +6,7 @@ import StubTestSupport
 
 /// In a fleet, a request that needs the store (a sequence step, a hold) and an admin call wait
 /// for it suspended: the thread that serves requests goes on serving the others meanwhile.
-@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .requires(.redisServer))
 struct FleetThreadTests {
     /// What a paused store is asked, and the first call's 300 ms deadline then runs out.
     @Test(arguments: ["sequence step", "hold", "admin call"])

@@ -16,11 +16,6 @@ final class StoreFixture: @unchecked Sendable {
     private var process: Spawned?
     private var persist = false
 
-    /// The server's executable, or nil when neither is installed.
-    static let executable: String? = ["valkey-server", "redis-server"].lazy.compactMap { name in
-        ["/usr/bin/", "/usr/local/bin/", "/usr/sbin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }.first
-
     /// With TLS: the folder of `stubd tls init` whose server.pem and server-key.pem the store serves.
     private(set) var tlsFolder: URL?
 
@@ -50,7 +45,7 @@ final class StoreFixture: @unchecked Sendable {
 
     /// Starts the server (keeping its data across a restart when `persist`) and waits until it answers.
     func start(persist: Bool = false) throws {
-        guard let executable = StoreFixture.executable else { throw CocoaError(.featureUnsupported) }
+        guard let executable = RequiredTool.redisServer.executable else { throw CocoaError(.featureUnsupported) }
         var arguments = tlsFolder.map { ["--port", "0", "--tls-port", String(port), "--tls-auth-clients", "no",
                                          "--tls-cert-file", $0.appendingPathComponent("server.pem").path,
                                          "--tls-key-file", $0.appendingPathComponent("server-key.pem").path,

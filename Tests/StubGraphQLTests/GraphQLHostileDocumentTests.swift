@@ -68,7 +68,7 @@ import StubTestSupport
 
     /// The reference implementation's Python port refuses them too ("Document is nested too
     /// deeply"), so the limit refuses nothing graphql-core would check.
-    @Test(.enabled(if: PythonGraphQLCore.installed, "graphql-core is not installed: python3 -m pip install graphql-core"))
+    @Test(.requires(.graphqlCore))
     func graphQLCoreRefusesTheseDocumentsToo() async throws {
         let oracle = try await GraphQLValidationTests().oracle(["schema": GraphQLHostileDocumentTests.schema, "documents": GraphQLHostileDocumentTests.nested])
         #expect(oracle.count == GraphQLHostileDocumentTests.nested.count)

@@ -36,7 +36,7 @@ import Testing
         type Price { symbol: String! value: Float! }
         """
 
-    @Test(.enabled(if: PythonGQL.installed && PythonWebSockets.installed, "Python's gql or websockets is not installed: python3 -m pip install gql websockets"))
+    @Test(.requires(.gql, .websockets))
     func gqlSubscribesOverBothProtocols() async throws {
         let folder = try TemporaryStubDirectory(GraphQLSubscriptionTests.stubs)
         try await withServer(stubs: folder.url) { server in

@@ -208,7 +208,7 @@ import FoundationNetworking
 
 /// A real GraphQL client, Python's `gql` (PyPI; `.ci/run` installs it), against the shipped
 /// example: queries, an error in GraphQL's shape, mutations, a batch and persisted queries.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: PythonGQL.installed, "Python's gql is not installed: python3 -m pip install 'gql[requests]'"))
+@Suite(.timeLimit(.minutes(3)), .requires(.gql))
 struct GraphQLClientTests {
     @Test func gqlGetsEveryAnswerAsStubbed() async throws {
         try await withServer { server in
@@ -234,9 +234,4 @@ struct GraphQLClientTests {
             #expect(at(out, "apq.again.data.user.name") as? String == "Jane Appleseed")
         }
     }
-}
-
-/// Whether Python's gql (and requests) can be imported here.
-enum PythonGQL {
-    static let installed = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import gql, requests"]).exitCode) == 0
 }

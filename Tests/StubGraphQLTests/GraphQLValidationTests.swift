@@ -7,7 +7,7 @@ import StubTestSupport
 /// `check --graphql` on the schema itself (the type-system rules) and on operations' arguments
 /// and variables, each case against graphql-core (PyPI), the reference implementation's port:
 /// the same problems, message for message.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: PythonGraphQLCore.installed, "graphql-core is not installed: python3 -m pip install graphql-core"))
+@Suite(.timeLimit(.minutes(3)), .requires(.graphqlCore))
 struct GraphQLValidationTests {
     /// graphql-core's messages for `request` (see Tests/Clients/graphql_validate.py).
     func oracle(_ request: [String: Any]) async throws -> [[String]] {

@@ -67,7 +67,7 @@ import Testing
 
 /// The attack as it was made: headless Chromium on a page of another origin, and on a name rebound
 /// to 127.0.0.1, trying to change and read the admin API.
-@Suite(.enabled(if: Browser.installed, "Selenium or chromium-driver is missing: apt-get install chromium chromium-driver; pip install selenium"),
+@Suite(.requires(.selenium, .chromedriver),
        .timeLimit(.minutes(2)))
 struct AdminGuardBrowserTests {
     static let stubs = [

@@ -8,18 +8,12 @@ import StubTestSupport
 @Suite(.timeLimit(.minutes(3))) struct DeployTests {
     static let deploy = Repository.root.appendingPathComponent("deploy")
 
-    static func executable(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return (path.split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/local/bin"])
-            .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    @Test(.enabled(if: DeployTests.executable("kubernetes-validate") != nil, "kubernetes-validate is not installed: pip install kubernetes-validate"))
+    @Test(.requires(.kubernetesValidate))
     func theKubernetesManifestsValidateStrictly() async throws {
         let folder = DeployTests.deploy.appendingPathComponent("kubernetes")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }.sorted()
         #expect(files == ["store-example.yaml", "stubd.yaml", "stubs-configmap.yaml"])
-        let run = try await Subprocess.run(DeployTests.executable("kubernetes-validate")!, ["--strict"] + files.map { folder.appendingPathComponent($0).path })
+        let run = try await Subprocess.run(try #require(RequiredTool.kubernetesValidate.executable), ["--strict"] + files.map { folder.appendingPathComponent($0).path })
         #expect(run.exitCode == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("deployment/stubd"))
     }
@@ -32,7 +26,7 @@ import StubTestSupport
         }
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/haproxy"), "haproxy is not installed: apt-get install haproxy"))
+    @Test(.requires(.haproxy))
     func theBalancersConfigurationIsValid() async throws {
         let config = DeployTests.deploy.appendingPathComponent("haproxy/haproxy.cfg").path
         let check = try await Subprocess.run("/usr/sbin/haproxy", ["-c", "-f", config])
@@ -40,9 +34,7 @@ import StubTestSupport
     }
 
     /// Python's yaml module (PyYAML, which kubernetes-validate brings) reads the compose file.
-    static let pythonReadsYAML: Bool = (try? Spawned("/usr/bin/env", ["python3", "-c", "import yaml"]).waitForExit()) == 0
-
-    @Test(.enabled(if: DeployTests.pythonReadsYAML, "Python's yaml module is missing: pip install pyyaml"))
+    @Test(.requires(.pyyaml))
     func theComposeFileRunsThreeReplicasOnTheStoreBehindTheBalancer() async throws {
         let script = """
         import json, sys, yaml

@@ -5,9 +5,7 @@ import Testing
 
 /// A WebSocket conversation over TLS: libmicrohttpd hands the upgraded connection over as a
 /// plain socket and keeps the TLS itself, so the hub's code is the same for wss:// and ws://.
-@Suite(.timeLimit(.minutes(2)),
-       .enabled(if: PythonWebSockets.installed,
-                "Python's websockets is not installed: python3 -m pip install websockets"))
+@Suite(.timeLimit(.minutes(2)), .requires(.websockets))
 struct WebSocketTLSTests {
     @Test func theShippedChatRoomTalksOverWSS() async throws {
         let tls = try TLSFixture()

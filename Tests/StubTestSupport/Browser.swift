@@ -15,9 +15,3 @@ package func shots() throws -> String {
     try FileManager.default.createDirectory(atPath: shots, withIntermediateDirectories: true)
     return shots
 }
-
-/// Whether Selenium and chromedriver are here.
-package enum Browser {
-    package static let firefox = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import websockets, shutil, sys; sys.exit(0 if shutil.which('firefox-esr') or shutil.which('firefox') else 1)"]).exitCode) == 0
-    package static let installed = (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import selenium, shutil, sys; sys.exit(0 if shutil.which('chromedriver') else 1)"]).exitCode) == 0
-}

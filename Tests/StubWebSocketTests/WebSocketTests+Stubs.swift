@@ -8,7 +8,7 @@ import Testing
 /// WebSocket routes as stubs: templated messages, messages from files, sessions, overrides and
 /// holds on the handshake, and a second independent client.
 extension WebSocketTests {
-    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    @Test(.requires(.websockets))
     func templatedMessagesAndMessagesFromFiles() async throws {
         let folder = try TemporaryStubDirectory([
             "t/room/route.json": #"""
@@ -41,7 +41,7 @@ extension WebSocketTests {
     /// The handshake picks its variant as any request does: an override for one session (by the
     /// path prefix or the header) leaves everyone else's conversation alone, and a hold keeps
     /// the handshake waiting until released.
-    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    @Test(.requires(.websockets))
     func sessionsOverridesAndHoldsPickTheConversation() async throws {
         let folder = try TemporaryStubDirectory(WebSocketTests.stubs)
         try await withServer(stubs: folder.url) { server in
@@ -69,8 +69,7 @@ extension WebSocketTests {
 
     /// A second client, independent of `websockets`: wsproto (python-hyper's sans-IO protocol),
     /// with a ping and a message sent in two fragments.
-    @Test(.enabled(if: (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import wsproto"]).exitCode) == 0,
-                   "wsproto is not installed: python3 -m pip install wsproto"))
+    @Test(.requires(.wsproto))
     func wsprotoHoldsTheShippedChatRoom() async throws {
         try await withServer { server in
             let script = Repository.root.appendingPathComponent("Tests/Clients/wsproto_chat.py").path
@@ -86,8 +85,7 @@ extension WebSocketTests {
     }
 
     /// `"ping": {"everyMs": N}`: the server pings on its own, and the client's pongs keep nothing going wrong.
-    @Test(.enabled(if: (try? Subprocess.runBlocking("/usr/bin/env", ["python3", "-c", "import wsproto"]).exitCode) == 0,
-                   "wsproto is not installed: python3 -m pip install wsproto"))
+    @Test(.requires(.wsproto))
     func theServerPingsWhenAsked() async throws {
         let folder = try TemporaryStubDirectory(["p/route.json": #"{"path": "/p", "websocket": {}, "variants": {"p": {"conversation": {"ping": {"everyMs": 100}}}}}"#])
         try await withServer(stubs: folder.url) { server in

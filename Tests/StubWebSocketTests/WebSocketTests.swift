@@ -35,7 +35,7 @@ import Testing
 
     static func webSocketURL(_ server: StubServer) -> String { PythonWebSockets.url(server) }
 
-    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    @Test(.requires(.websockets))
     func aRealClientHoldsTheScriptedConversation() async throws {
         let folder = try TemporaryStubDirectory(WebSocketTests.stubs)
         try await withServer(stubs: folder.url) { server in
@@ -109,7 +109,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    @Test(.requires(.websockets))
     func aStoppingServerSaysGoingAwayToEveryConversation() async throws {
         let folder = try TemporaryStubDirectory(WebSocketTests.stubs)
         var configuration = StubServerConfiguration()
@@ -125,7 +125,7 @@ import Testing
         #expect(codes == Array(repeating: 1001, count: 50))
     }
 
-    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    @Test(.requires(.websockets))
     func aTestPushesAMessageAndClosesThroughTheAdminAPI() async throws {
         let folder = try TemporaryStubDirectory(WebSocketTests.stubs)
         try await withServer(stubs: folder.url) { server in
@@ -159,7 +159,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: PythonWebSockets.installed, "Python's websockets is not installed: python3 -m pip install websockets"))
+    @Test(.requires(.websockets))
     func socketFaultsFailAsRealServersDo() async throws {
         let folder = try TemporaryStubDirectory([
             "f/echo/route.json": #"{"path": "/f/echo", "websocket": {}, "variants": {"echo": {"conversation": {"replies": [{"send": [{"echo": true}]}]}}}}"#,
