@@ -3,6 +3,7 @@
 # Debian 13 and Alpine ship, built from ../shared/vendor into a private prefix under .build/.
 # The binaries carry the prefix as their run path, so the daemons the tests start load 1.0.1 too.
 # Without the vendored tarball it says so and skips (exit 0): a clone without ../shared still passes.
+# Under CI=true (.ci/run) a missing tarball fails instead: a skip there would pass for a green run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +14,12 @@ prefix=$PWD/.build/libmicrohttpd-$version
 scratch=.build/with-libmicrohttpd-$version
 
 if [[ ! -f $tarball ]]; then
-  echo "test-mhd1: $tarball not found; skipping the run against libmicrohttpd $version"
+  if [[ ${CI:-} == [Tt][Rr][Uu][Ee] ]]; then
+    echo "test-mhd1: $tarball not found under CI=true, where the run against libmicrohttpd $version may not skip:" \
+      ".ci/run expects ../shared/vendor beside the checkout (or STUBD_MHD1_TARBALL)" >&2
+    exit 1
+  fi
+  echo "test-mhd1: $tarball not found; skipping the run against libmicrohttpd $version (under CI=true this fails)"
   exit 0
 fi
 echo "$sha  $tarball" | sha256sum -c --quiet - || { echo "test-mhd1: $tarball is not the release it should be" >&2; exit 1; }
