@@ -56,6 +56,26 @@ struct RequiredToolTests {
         }
     }
 
+    /// The command a tool's messages give is the one `.ci/run` runs, so that the two cannot drift.
+    @Test func ciRunInstallsEveryToolAsItsMessageSays() throws {
+        let script = try String(contentsOf: Repository.root.appendingPathComponent(".ci/run"), encoding: .utf8)
+        let installs = script.split(separator: "\n").filter { $0.hasPrefix("install ") }
+        #expect(script.contains("\nexport CI=true\n"))
+        let quiet = script.split(separator: "\n").filter { $0.contains("|| echo") }
+        #expect(quiet.isEmpty, "a command of .ci/run that may fail quietly: \(quiet)")
+        for tool in RequiredTool.allCases where tool != .schemaTestSuite {
+            let command = tool.install.split(separator: "(").first!.trimmingCharacters(in: .whitespaces)
+            if command.hasPrefix("apt-get install ") {
+                let packages = command.dropFirst("apt-get install ".count).split(separator: " ")
+                #expect(installs.contains { line in line.contains("apt-get install") && packages.allSatisfy { line.split(separator: " ").contains($0) } },
+                        "\(tool.rawValue): no line of .ci/run runs \(command)")
+            } else {
+                let spec = try #require(command.split(separator: "'").dropFirst().first, "\(tool.rawValue): \(command)")
+                #expect(installs.contains { $0.contains("pip") && $0.contains("'\(spec)'") }, "\(tool.rawValue): .ci/run does not install '\(spec)'")
+            }
+        }
+    }
+
     @Test func theSkipReasonNamesEachToolAndItsInstall() {
         let trait = ConditionTrait.requires(.selenium, .chromedriver)
         let comment = trait.comments.map(\.rawValue).joined()
