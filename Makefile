@@ -28,7 +28,7 @@ test: deps
 	swift test --package-path Examples --scratch-path .build/make-test --skip-build --no-parallel
 
 ## The same suite and portable re-run against libmicrohttpd 1.0.1 (what macOS users get from
-## Homebrew), built from ../shared/vendor into .build/; says so and skips without it
+## Homebrew), built from ../shared/vendor into .build/; says so and skips without it (fails under CI=true)
 test-mhd1: deps
 	scripts/test-mhd1.sh
 
@@ -38,7 +38,8 @@ check: deps
 routes: deps
 	swift run stubd routes Stubs
 
-## The JSON Schema Test Suite and real OpenAPI documents from ../shared/corpus (see bench/conformance.py)
+## The JSON Schema Test Suite and real OpenAPI documents from ../shared/corpus (see bench/conformance.py);
+## says so and skips without it (fails under CI=true)
 conformance: deps
 	python3 bench/conformance.py
 
