@@ -14,7 +14,7 @@ import Darwin
 /// socket or on its way when the call gave up, does nothing when it finally runs. Checked with a
 /// paused store, and with one replica's path to the store stalled in the middle of a change while
 /// a retry goes through another.
-@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: StoreFixture.executable != nil, "redis-server is not installed: apt-get install redis-server (or valkey-server)"))
+@Suite(.timeLimit(.minutes(3)), .serialized, .requires(.redisServer))
 struct FleetRefusalTests {
     /// Each kind of change the admin API refuses with 503: what is set first (nil: nothing), the
     /// change, and the session it is made in.
