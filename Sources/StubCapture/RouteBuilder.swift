@@ -35,6 +35,10 @@ struct RouteBuilder {
         var variants: [CaptureLayout.Variant] = []
         var variantFor: [ResponseKey: String] = [:]
         var sequences: [(key: RequestKey, names: [String])] = []
+        // Where each request's sequence is, and the names taken so far: a route of thousands of
+        // examples must not search its earlier ones for each new one.
+        var sequenceOf: [RequestKey: Int] = [:]
+        var names = VariantNames()
         var perStatus: [Int: Int] = [:]
         var firstSuccess: String?
         for (request, allConditions) in zip(requests, conditions) {
@@ -47,17 +51,21 @@ struct RouteBuilder {
                 let count = perStatus[variant.status, default: 0] + 1
                 perStatus[variant.status] = count
                 variant.name = variant.conversation == nil
-                    ? RouteBuilder.variantName(status: variant.status, count: count, label: request.label, taken: Set(variants.map(\.name)))
+                    ? names.name(status: variant.status, count: count, label: request.label)
                     : count == 1 ? "conversation" : "conversation-\(count)"
+                names.take(variant.name)
                 variant.description = request.label ?? variant.description
                 // Only a request's first answer is chosen by `when`; later ones are for sequences.
-                variant.when = sequences.contains { $0.key == requestKey } ? [] : when
+                variant.when = sequenceOf[requestKey] != nil ? [] : when
                 variants.append(variant)
                 variantFor[responseKey] = variant.name
             }
             let name = variantFor[responseKey]!
             if firstSuccess == nil, (200...299).contains(request.status) { firstSuccess = name }
-            if let index = sequences.firstIndex(where: { $0.key == requestKey }) { sequences[index].names.append(name) } else { sequences.append((requestKey, [name])) }
+            if let index = sequenceOf[requestKey] { sequences[index].names.append(name) } else {
+                sequenceOf[requestKey] = sequences.count
+                sequences.append((requestKey, [name]))
+            }
         }
         // The answer to the request that named the fewest distinguishing values is the one a
         // request without them gets (the 401 before a header was sent); else the first success.
@@ -74,20 +82,6 @@ struct RouteBuilder {
         }
         hoistSharedHeaders(&route)
         return route
-    }
-
-    /// `200`, `200-2` for a capture's answers; `200-user-found` for a labelled one (a Postman
-    /// example's name), made unique among `taken`.
-    static func variantName(status: Int, count: Int, label: String?, taken: Set<String>) -> String {
-        guard let label else { return count == 1 ? String(status) : "\(status)-\(count)" }
-        var slug = String(label.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" })
-        while slug.contains("--") { slug = slug.replacing("--", with: "-") }
-        slug = String(slug.trimming { $0 == "-" }.prefix(60))
-        let base = slug.isEmpty || slug == String(status) ? String(status) : "\(status)-\(slug)"
-        var name = base
-        var n = 2
-        while taken.contains(name) { name = "\(base)-\(n)"; n += 1 }
-        return name
     }
 
     /// Request headers that describe the browser or the connection, not what was asked for.
