@@ -40,6 +40,9 @@ package struct JSONParser {
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// Members an object is searched for a duplicate key one by one; past this many, a set.
+    static let linearKeyCheck = 32
+
     private func error(_ message: String) -> JSONSyntaxError {
         var line = 1, column = 1
         var i = 0
@@ -92,6 +95,9 @@ package struct JSONParser {
         try enter(); defer { depth -= 1 }
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        // Duplicates are looked for in the members themselves while an object is small, in a set
+        // of its keys beyond that: a route's thousands of variants must not cost keys² compares.
+        var keys = Set<String>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
@@ -101,7 +107,8 @@ package struct JSONParser {
             }
             let keyStart = index
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) {
+            if members.count == JSONParser.linearKeyCheck { keys = Set(members.lazy.map(\.key)) }
+            if members.count < JSONParser.linearKeyCheck ? members.contains(where: { $0.key == key }) : !keys.insert(key).inserted {
                 index = keyStart
                 throw error("duplicate key \"\(key)\"")
             }

@@ -102,7 +102,8 @@ package struct RouteLoader {
         for (name, value) in entries {
             variants += context.variant(name: name, json: value, file: files[name]).map { [$0] } ?? []
         }
-        for (name, file) in files.sorted(by: { $0.key < $1.key }) where !entries.contains(where: { $0.key == name }) {
+        let named = Set(entries.lazy.map(\.key))
+        for (name, file) in files.sorted(by: { $0.key < $1.key }) where !named.contains(name) {
             variants += context.variant(name: name, json: nil, file: file).map { [$0] } ?? []
         }
         // A route with other problems is still returned when its method and path are known, so
