@@ -33,8 +33,23 @@ package struct SecretPolicy: Sendable {
         if kept.contains(key) { return false }
         if extra.contains(key) { return true }
         // Names that hold a secret's description, not the secret.
-        if ["tokentype", "tokenexpiresin", "tokenexpiresat"].contains(key) { return false }
-        return patterns.contains { key.contains($0) }
+        if SecretPolicy.descriptions.contains(key) { return false }
+        // An ASCII name is searched byte by byte: the generic search builds a table for each
+        // call, and an import asks this of every field of every body. Others keep the search by
+        // characters.
+        let bytes = Array(key.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return patterns.contains { key.contains($0) } }
+        return patterns.contains { SecretPolicy.contains(bytes, $0.utf8) }
+    }
+
+    static let descriptions: Set<String> = ["tokentype", "tokenexpiresin", "tokenexpiresat"]
+
+    /// True when `pattern` (ASCII, no line breaks, so bytes and characters agree) is in `text`.
+    static func contains(_ text: [UInt8], _ pattern: String.UTF8View) -> Bool {
+        guard let first = pattern.first else { return true }
+        guard text.count >= pattern.count else { return false }
+        for start in 0...(text.count - pattern.count) where text[start] == first && text[start...].starts(with: pattern) { return true }
+        return false
     }
 
     /// Cookie names that carry a login: sessions, tokens, CSRF keys, remember-me.
@@ -60,7 +75,9 @@ package struct RedactionReport: Sendable {
     /// `header Authorization` → 12, `body field access_token` → 3, …
     package private(set) var counts: [String: Int] = [:]
     /// Secret values seen (at least 6 characters; shorter ones would scrub ordinary text).
-    private(set) var values: Set<String> = []
+    private(set) var values: Set<String> = [] { didSet { scrubber = nil } }
+    /// The values indexed for `scrub`, made again after they change.
+    private var scrubber: SecretScrubber?
 
     /// An empty report.
     package init() {}
@@ -113,13 +130,21 @@ package struct RedactionReport: Sendable {
     }
 
     /// `text` with every captured secret value replaced by `REDACTED`, and how many were replaced.
-    func scrub(_ text: String) -> (String, Int) {
+    mutating func scrub(_ text: String) -> (String, Int) {
+        guard !values.isEmpty else { return (text, 0) }
+        let scrubber = self.scrubber ?? SecretScrubber(values)
+        self.scrubber = scrubber
         var out = text
         var replaced = 0
-        // Longest first, so a token is not half-replaced by a shorter secret inside it.
-        for value in values.sorted(by: { $0.count > $1.count }) where out.contains(value) {
+        // Longest first, so a token is not half-replaced by a shorter secret inside it. Only the
+        // values the text may hold are searched for; a replacement makes new text, looked at again.
+        var candidates = scrubber.candidates(in: out)[...]
+        while let i = candidates.popFirst() {
+            let value = scrubber.values[i]
+            guard out.contains(value) else { continue }
             replaced += out.ranges(of: value).count
             out = out.replacing(value, with: "REDACTED")
+            candidates = scrubber.candidates(in: out).drop { $0 <= i }
         }
         return (out, replaced)
     }
