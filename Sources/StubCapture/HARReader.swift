@@ -147,8 +147,8 @@ package struct HARReader {
     }
 
     private func number(_ value: JSONValue?, at path: String) throws(Problem) -> Int {
-        guard let n = value?.numberValue, n.rounded() == n, abs(n) < 1e6 else { throw problem(path, "expected a whole number", value) }
-        return Int(n)
+        guard let n = value?.wholeNumber(in: -999_999...999_999) else { throw problem(path, "expected a whole number", value) }
+        return n
     }
 
     /// `[{"name": …, "value": …}]`, as HAR writes headers and query strings; absent is empty.

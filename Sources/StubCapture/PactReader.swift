@@ -49,9 +49,7 @@ package enum PactReader {
             guard let path = request["path"]?.scalarText, path.hasPrefix("/") else {
                 throw HARReader.Problem(file: file, path: at + ".request.path", message: "expected a path starting with /")
             }
-            guard let status = response["status"]?.numberValue.map({ Int($0) }), (100...599).contains(status) else {
-                throw HARReader.Problem(file: file, path: at + ".response.status", message: "expected an HTTP status")
-            }
+            let status = try HARReader.status(response["status"], file: file, at: at + ".response.status")
             let responseHeaders = headers(response["headers"])
             var exchange = CapturedExchange(method: method, scheme: "https", host: host, path: path, query: query(request["query"]),
                                             requestHeaders: headers(request["headers"]), requestBody: body(request["body"]), status: status,

@@ -17,9 +17,9 @@ extension PostmanReader {
         if let missing = unresolved(resolved) { return .skipped("unresolved variable {{\(missing)}} (give --environment FILE)") }
         let absolute = resolved.contains("://") ? resolved : "https://" + resolved
         guard let parts = HARURL(absolute) else { return .skipped("not an http(s) URL") }
-        guard let status = example["code"]?.numberValue.map({ Int($0) }), (100...599).contains(status) else {
-            return .skipped("an example without a status code")
-        }
+        // An example saved without a response has no code; a code that is no status is a problem.
+        guard let code = example["code"], code != .null else { return .skipped("an example without a status code") }
+        let status = try HARReader.status(code, file: file, at: at + ".code")
         let responseHeaders = pairs(example["header"])
         let mimeType = responseHeaders.first { $0.name.lowercased() == "content-type" }?.value
         let (path, declared) = pathVariables(parts.path, values: PostmanReader.values(request["url"]?["variable"], enabledKey: "disabled", enabledWhen: false))

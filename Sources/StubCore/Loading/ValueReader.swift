@@ -33,12 +33,12 @@ struct ValueReader {
     }
 
     func int(_ value: JSONValue, at path: String, in range: ClosedRange<Int>) -> Int? {
-        guard case .number(let number) = value, case let n = number.value, n.rounded() == n, n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+        guard let n = value.wholeNumber(in: range) else {
             let found = value.scalarText.map { "\(value.kindDescription) \($0)" } ?? value.kindDescription
             fail(path, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(found)")
             return nil
         }
-        return Int(n)
+        return n
     }
 
     func number(_ value: JSONValue, at path: String, minimum: Double) -> Double? {
