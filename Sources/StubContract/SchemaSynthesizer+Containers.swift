@@ -5,7 +5,7 @@ extension SchemaSynthesizer {
     func array(_ schema: JSONValue) -> JSONValue {
         var count = 1
         if let n = schema["minItems"]?.numberValue, n > 1 { count = Int(min(n, 100)) }
-        if let n = schema["maxItems"]?.numberValue, Double(count) > n { count = Int(n) }
+        if let n = schema["maxItems"]?.numberValue, Double(count) > n { count = n < 0 ? 0 : Int(n) }
         var items: [JSONValue] = []
         if case .array(let prefix)? = schema["prefixItems"] {
             for part in prefix.prefix(max(count, prefix.count)) { items.append(make(part) ?? .null) }
@@ -46,7 +46,7 @@ extension SchemaSynthesizer {
             }
         }
         // minProperties: optional properties in order, then made-up keys where others are allowed.
-        let minimum = Int(schema["minProperties"]?.numberValue ?? 0)
+        let minimum = schema["minProperties"]?.wholeNumber(in: 0...SchemaSynthesizer.mostProperties) ?? 0
         for (key, property) in properties where members.count < minimum && !members.contains(where: { $0.key == key }) {
             if let v = make(property) { members.append((key, v)) }
         }

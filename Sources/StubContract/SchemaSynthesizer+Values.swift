@@ -3,8 +3,10 @@ import StubSchema
 
 extension SchemaSynthesizer {
     func string(_ schema: JSONValue, variant: Int) -> String {
-        let minLength = schema["minLength"]?.numberValue.map { Int($0) } ?? 0
-        let maxLength = schema["maxLength"]?.numberValue.map { Int($0) }
+        // A length that is no count (a fraction, below 0) is ignored, as the validator ignores it;
+        // a minimum beyond `longestString` is not made (the body is then named as not fitting).
+        let minLength = schema["minLength"]?.wholeNumber(in: 0...SchemaSynthesizer.longestString) ?? 0
+        let maxLength = schema["maxLength"]?.wholeNumber(in: 0...Int.max)
         let suffix = variant > 0 ? "-\(variant)" : ""
         var candidates: [String] = []
         if let format = schema["format"]?.scalarText, let sample = SchemaSynthesizer.sample(format: format) { candidates.append(sample) }

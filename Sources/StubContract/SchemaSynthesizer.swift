@@ -17,6 +17,10 @@ final class SchemaSynthesizer {
     private(set) var warnings: [String] = []
     /// Refs being expanded, to stop a schema that contains itself.
     var expanding: [String] = []
+    /// The longest string made for a `minLength`, and the most keys made for a `minProperties`:
+    /// a spec asking for more (`1e19`) gets a body named as not fitting, not one that fills memory.
+    static let longestString = 1 << 20
+    static let mostProperties = 10_000
 
     init(document: OpenAPIDocument, allKeys: Bool, compiler: SchemaCompiler? = nil) {
         self.document = document

@@ -92,6 +92,41 @@ import Testing
         }
     }
 
+    /// Counts no `Int` holds, negative or fractional (`minLength: 1e19`, `maxLength: -1`): the
+    /// import names the responses it cannot make a fitting body for, where it stopped (SIGILL).
+    @Test func countsBeyondAnyIntAreNamedNotConverted() async throws {
+        let spec = try write("""
+        openapi: 3.0.3
+        info: { title: H, version: "1" }
+        paths:
+          /counts:
+            get:
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        required: [long, short, pattern, list, fraction]
+                        properties:
+                          long: { type: string, minLength: 1e19 }
+                          short: { type: string, maxLength: -1e19 }
+                          pattern: { type: string, pattern: "^[a-z]+$", minLength: 1e19, maxLength: -1 }
+                          list: { type: array, items: { type: integer }, maxItems: -1e19 }
+                          fraction: { type: string, minLength: 2.5 }
+                "201":
+                  description: many keys
+                  content: { application/json: { schema: { type: object, minProperties: 1e19 } } }
+        """)
+        let stubs = folder.url.appendingPathComponent("Stubs-\(UUID().uuidString)")
+        let result = try await Subprocess.run(Repository.stubdBinary, ["import-openapi", spec, "--stubs", stubs.path])
+        // Nothing fits, so nothing is written; each response is named with why.
+        #expect(result.exitCode == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("skipped GET /counts → 200 (/paths/~1counts/get/responses/200): no body stubd can make fits its schema ($.long: expected at least"), "\(result.stderr)")
+        #expect(result.stderr.contains("skipped GET /counts → 201 (/paths/~1counts/get/responses/201): no body stubd can make fits its schema ($: expected at least"), "\(result.stderr)")
+    }
+
     @Test func sigtermStopsTheDaemonWhileHostileRequestsAreBeingChecked() async throws {
         let spec = try write("""
         openapi: 3.0.3
