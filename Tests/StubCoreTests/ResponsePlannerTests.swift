@@ -170,4 +170,15 @@ final class FixedOverrides: OverrideSource {
         #expect(lognormal.allSatisfy { (0...1000).contains($0) })
         #expect((240...360).contains(lognormal[1000]), "median \(lognormal[1000])")
     }
+
+    /// A stub file may ask for any median and sigma: a draw beyond `Int` (or 0 × ∞) is capped,
+    /// where converting it whole stopped the server at its first request.
+    @Test func aLognormalDelayBeyondAnyIntIsCapped() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            #expect(DelaySpec.lognormal(median: 1e19, sigma: 1, max: 5000).sample(using: &rng) == 5000)
+            #expect(DelaySpec.lognormal(median: 0, sigma: 1e300, max: 5000).sample(using: &rng) == 0)
+            #expect((0...5000).contains(DelaySpec.lognormal(median: 1e300, sigma: 1e300, max: 5000).sample(using: &rng)))
+        }
+    }
 }
