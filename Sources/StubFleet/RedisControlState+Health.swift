@@ -26,7 +26,7 @@ struct ReplicaReport: Sendable, Equatable {
 
     static func read(_ json: JSONValue) -> ReplicaReport? {
         guard case .string(let name)? = json["name"], case .string(let stubs)? = json["stubs"], case .string(let reload)? = json["reload"] else { return nil }
-        return ReplicaReport(name: name, stubs: stubs, reload: reload, routes: Int(json["routes"]?.numberValue ?? 0))
+        return ReplicaReport(name: name, stubs: stubs, reload: reload, routes: json["routes"]?.wholeNumber(in: 0...Int.max) ?? 0)
     }
 }
 

@@ -24,7 +24,7 @@ extension AdminAPI {
             return nil
         }
         return filter.matches(route: text("route"), operation: text("operation"), method: text("method"), path: text("path"),
-                              id: Int(json["id"]?.numberValue ?? 0), time: text("time").flatMap(ISO8601.parse))
+                              id: json["id"]?.wholeNumber(in: Int.min...Int.max) ?? 0, time: text("time").flatMap(ISO8601.parse))
     }
 
     /// A 503 for a change asked of a replica whose store is unreachable; nil when it may go ahead.
