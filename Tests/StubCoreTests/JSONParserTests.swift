@@ -29,6 +29,25 @@ import Testing
         }
     }
 
+    /// Past 32 keys a duplicate is looked for in a set of the keys: still found, named and placed.
+    @Test func rejectsADuplicateKeyInALargeObject() throws {
+        let keys = (0..<100).map { "\"k\($0)\": \($0)" }
+        for duplicate in ["k0", "k31", "k32", "k99"] {
+            let tail = "\"\(duplicate)\": 0}"
+            let text = "{" + keys.joined(separator: ", ") + ", " + tail
+            do {
+                _ = try JSONParser.parse(text)
+                Issue.record("duplicate key \(duplicate) accepted")
+            } catch {
+                #expect(error.message == "duplicate key \"\(duplicate)\"")
+                #expect(error.column == text.count - tail.count + 1)
+            }
+        }
+        let many = try JSONParser.parse("{" + (0..<20_000).map { "\"v\($0)\": 1" }.joined(separator: ",") + "}")
+        guard case .object(let members) = many else { Issue.record("not an object"); return }
+        #expect(members.count == 20_000 && members.last?.key == "v19999")
+    }
+
     @Test func decodesEscapesAndUnicode() throws {
         let value = try JSONParser.parse(#""a\"b\\c\n\u00e9\ud83d\ude00 日本""#)
         #expect(value == .string("a\"b\\c\n\u{e9}😀 日本"))
