@@ -73,8 +73,13 @@ package final class ConversationBook: Sendable {
     }
 
     private let state = Locked(State())
+    /// True when messages are kept verbatim (`--journal-credentials`); otherwise the string
+    /// values of secret-named members of JSON text messages are redacted as the journal's are.
+    let keepsSecrets: Bool
 
-    package init() {}
+    package init(keepsSecrets: Bool = false) {
+        self.keepsSecrets = keepsSecrets
+    }
 
     /// Lets the admin API reach the open conversations; nil lets go of them (a stopped server).
     package func attach(_ steering: (any ConversationSteering)?) { state.withLock { $0.steering = steering } }
@@ -92,8 +97,9 @@ package final class ConversationBook: Sendable {
 
     /// Records a message of conversation `id`.
     package func message(_ id: Int, incoming: Bool, binary: Bool, _ bytes: [UInt8]) {
-        let message = Message(direction: incoming ? "in" : "out", at: Date(), binary: binary, size: bytes.count,
-                              bytes: Array(bytes.prefix(Limits.journalBodyBytes)))
+        var kept = Array(bytes.prefix(Limits.journalBodyBytes))
+        if !binary && !keepsSecrets, let redacted = CredentialRedaction.redactedJSON(kept) { kept = redacted }
+        let message = Message(direction: incoming ? "in" : "out", at: Date(), binary: binary, size: bytes.count, bytes: kept)
         state.withLock { state in
             guard state.entries[id]?.ending == nil else { return }
             state.entries[id]?.messages.append(message)

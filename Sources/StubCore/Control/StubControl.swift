@@ -21,7 +21,7 @@ public final class StubControl: OverrideSource, Sendable {
     /// Live readers of the journal and of control changes (`GET /__stubd/journal/stream`).
     package let feed = JournalFeed()
     /// The WebSocket conversations, open and recently ended, with their messages.
-    package let conversations = ConversationBook()
+    package let conversations: ConversationBook
     /// Requests that broke the API contract so far (`serve --openapi`).
     private let violations = Locked(0)
 
@@ -55,8 +55,8 @@ public final class StubControl: OverrideSource, Sendable {
     func withState<T>(_ body: (State) -> T) -> T { state.withLock { body($0) } }
     /// Entries the journal keeps (per scope in a fleet's store).
     package let journalCapacity: Int
-    /// True when the journal gives credential headers verbatim (`--journal-credentials`), not
-    /// redacted (`CredentialRedaction`).
+    /// True when the journal (and the WebSocket conversations' record) gives secrets verbatim
+    /// (`--journal-credentials`), not redacted (`CredentialRedaction`).
     public let keepsCredentials: Bool
     let clock: @Sendable () -> Double
     /// The fleet's store when replicas share control state (`--state`); nil for one process.
@@ -71,7 +71,7 @@ public final class StubControl: OverrideSource, Sendable {
     /// expire after `sessionTTLSeconds` without use or beyond `maxSessions`. `clock` gives
     /// seconds on any steady scale (tests pass their own). With `sharedState`, overrides,
     /// sequences, sessions, holds and the journal are shared with the other replicas on that store.
-    /// `keepsCredentials` journals credential headers verbatim instead of redacted.
+    /// `keepsCredentials` journals secrets verbatim instead of redacted.
     public init(journalSize: Int, sessionTTLSeconds: Double = StubControl.defaultSessionTTLSeconds,
                 maxSessions: Int = StubControl.defaultMaxSessions,
                 clock: @escaping @Sendable () -> Double = StubControl.monotonicSeconds,
@@ -82,6 +82,7 @@ public final class StubControl: OverrideSource, Sendable {
         self.clock = clock
         shared = sharedState?.backend
         self.keepsCredentials = keepsCredentials
+        conversations = ConversationBook(keepsSecrets: keepsCredentials)
     }
 
     /// Seconds on CLOCK_MONOTONIC, the default clock of session expiry: idle times must not jump

@@ -83,9 +83,11 @@ public struct StubServerConfiguration: Sendable {
     /// Milliseconds a WebSocket conversation may go without a frame from the client or a
     /// message to it before it is closed with 1001; 0 for never (`--websocket-idle-timeout`).
     public var webSocketIdleTimeoutMs = 300_000
-    /// When true the journal keeps `Authorization`, `Proxy-Authorization` and `Cookie` values
-    /// verbatim; by default it keeps a marker with a fingerprint (`CredentialRedaction`), so a
-    /// test can check the token sent with `StubRequest.header(_:is:)` either way.
+    /// When true the journal keeps secrets verbatim; by default it keeps a marker with a
+    /// fingerprint (`CredentialRedaction`) for credential headers and for secret-named headers,
+    /// query values and body fields, so neither the admin API, the dashboard, the access log, Pact
+    /// export nor a fleet's store holds them, and a test can still check what was sent with
+    /// `StubRequest.header(_:is:)`, `query(_:is:)` and `bodyField(_:is:)`.
     public var journalCredentials = false
     /// Seconds a session's overrides and sequences survive without use (`--session-ttl`).
     public var sessionTTLSeconds = StubControl.defaultSessionTTLSeconds

@@ -18,7 +18,7 @@ enum ServeSettings {
                 "Longest a connection is held open: a `hang` fault, a hold, a keep-open stream"), aliases: ["--hang-cap"]),
             .number("--journal-size", "N", 0...10_000_000, \.configuration.journalSize, help: "Requests kept in the journal, 0 to keep none"),
             .toggle("--journal-credentials", \.configuration.journalCredentials, on: true,
-                    help: "Journal Authorization, Proxy-Authorization and Cookie values verbatim, not as a redacted marker with a fingerprint"),
+                    help: "Journal secrets verbatim (credential headers, secret-named query values and body fields, in the journal, the access log and Pact export), not as a redacted marker with a fingerprint"),
             .seconds("--session-ttl", \.configuration.sessionTTLSeconds, minimum: 1000,
                      help: "Drop a session's overrides and sequences after this long unused"),
             .number("--max-sessions", "N", 1...10_000_000, \.configuration.maxSessions,
