@@ -6,11 +6,12 @@ release build), each with `--threads 1` so that anything that blocks a serving t
 
   quiet     nothing else (the reference each ratio is taken against)
   idle      1,000 idle keep-alive connections, each having made one request
-  truncate  50 clients that ask for a 24 MiB body with `__fault=truncate` and read nothing
-  throttle  50 clients that ask for the same body at `__throttle=65536` and read nothing
+  truncate  50 clients that ask for a 24 MiB body with `__fault=truncate` and read nothing,
+            arriving one every 40 ms while the GETs are timed
+  throttle  the same with `__throttle=65536` instead of the fault
 
-Each row: p50 and p99 of 400 GETs (1 s timeout each; a timeout counts as 1 s), and p99 / quiet
-p99. Before timing, both binaries must answer GET /api/v1/users/1 with the same bytes.
+Each row: p50 and p99 of the GETs sent over 2.5 s (1 s timeout each; a timeout counts as 1 s),
+their count, and p99 / quiet p99. Before timing, both binaries must answer GET /api/v1/users/1 with the same bytes.
 
 usage: bench/slow-readers.py --before PATH [--after PATH]
 """
@@ -23,6 +24,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -70,9 +72,11 @@ def get(port, path="/api/v1/users/1", timeout=1.0):
         return timeout, b""
 
 
-def timings(port, n=400):
-    times = [get(port)[0] for _ in range(n)]
-    return percentile(times, 50), percentile(times, 99)
+def timings(port, seconds=2.5):
+    times, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        times.append(get(port)[0])
+    return percentile(times, 50), percentile(times, 99), len(times)
 
 
 def load(kind, port):
@@ -88,12 +92,16 @@ def load(kind, port):
             s.recv(65536)
     elif kind in ("truncate", "throttle"):
         query = "__fault=truncate" if kind == "truncate" else "__throttle=65536"
-        for _ in range(50):
-            s = socket.socket()
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-            s.connect(("127.0.0.1", port))
-            s.sendall(f"GET /big?{query} HTTP/1.1\r\nHost: a\r\n\r\n".encode())
-            clients.append(s)
+
+        def arrive():
+            for _ in range(50):
+                s = socket.socket()
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                s.connect(("127.0.0.1", port))
+                s.sendall(f"GET /api/v1/big?{query} HTTP/1.1\r\nHost: a\r\n\r\n".encode())
+                clients.append(s)
+                time.sleep(0.04)
+        threading.Thread(target=arrive, daemon=True).start()
     return clients
 
 
@@ -112,17 +120,17 @@ def main():
         sigterm(proc)
     if answers[0] != answers[1] or not answers[0]:
         sys.exit("the two binaries answer GET /api/v1/users/1 differently; not comparing them")
-    print("| load | binary | p50 | p99 | p99 / quiet p99 |")
-    print("|---|---|---|---|---|")
+    print("| load | binary | GETs | p50 | p99 | p99 / quiet p99 |")
+    print("|---|---|---|---|---|---|")
     for label, binary in (("before", args.before), ("after", after)):
         quiet = None
         for kind in ("quiet", "idle", "truncate", "throttle"):
             proc, port = start(binary, folder)
             clients = load(kind, port)
-            p50, p99 = timings(port)
+            p50, p99, count = timings(port)
             quiet = quiet or p99
-            print(f"| {kind} | {label} | {p50 * 1000:.2f} ms | {p99 * 1000:.2f} ms | {p99 / quiet:.2f} |", flush=True)
-            for s in clients:
+            print(f"| {kind} | {label} | {count} | {p50 * 1000:.2f} ms | {p99 * 1000:.2f} ms | {p99 / quiet:.2f} |", flush=True)
+            for s in list(clients):
                 s.close()
             sigterm(proc, 30)
 
