@@ -61,7 +61,7 @@ extension RequestBridge {
                           _ context: RequestContext) -> Outcome {
         guard let socket = connection.socket else { return .close }
         var rest = bytes[...]
-        if !rawWrites.hasPending(socket) {
+        if !context.rawWriteHandedOver || !rawWrites.hasPending(socket) {
             guard let written = RawWriter.writeNow(rest, to: socket) else { return .close }
             rest = rest.dropFirst(written)
         }
@@ -73,12 +73,16 @@ extension RequestBridge {
                 return .close
             }
             let suspensions = self.suspensions
+            context.rawWriteHandedOver = true
             rawWrites.write(Array(rest), to: socket) { suspensions.resumeEarly(ticket) }
             return .proceed
         case .suspend(let until):
             guard suspend(connection, context, until: until) != nil else { return .close }
             // The next piece queues behind these, on the writer, if they are still going out.
-            if !rest.isEmpty { rawWrites.write(Array(rest), to: socket, done: nil) }
+            if !rest.isEmpty {
+                context.rawWriteHandedOver = true
+                rawWrites.write(Array(rest), to: socket, done: nil)
+            }
             return .proceed
         }
     }

@@ -144,7 +144,9 @@ final class RequestBridge: Sendable {
                                           clientGone: gone)
         // A fault's bytes still going out are dropped unless more follow them: the connection
         // may close now.
-        if case .writeRaw = action {} else if let socket = connection.socket { rawWrites.cancel(socket) }
+        if context.rawWriteHandedOver, let socket = connection.socket {
+            if case .writeRaw = action {} else { rawWrites.cancel(socket) }
+        }
         return execute(action, connection, context)
     }
 
@@ -169,7 +171,7 @@ final class RequestBridge: Sendable {
     /// libmicrohttpd is done with the request, also when the client left while it was suspended.
     func completed(_ context: RequestContext) {
         suspensions.ended(&context.suspension)
-        if let socket = context.connection?.socket { rawWrites.cancel(socket) }
+        if context.rawWriteHandedOver, let socket = context.connection?.socket { rawWrites.cancel(socket) }
         // The clock is read only for a request that was still waiting: an answered one needs no
         // time here, and its connection's idle deadline is set by the admission sweeper.
         context.life.connectionEnded(context, env: environment, now: context.life.isWaiting ? MonotonicClock.now() : context.startNs)

@@ -62,6 +62,9 @@ final class RequestContext: LifecycleRequest {
     var upgrade: UpgradeTarget?
     /// True for an HTTP/1.0 request, noted while checking the head.
     var isHTTP10 = false
+    /// True once a fault's raw bytes were handed to `RawWriter` (the connection's socket is then
+    /// cancelled there before it may close); plain requests never reach the writer.
+    var rawWriteHandedOver = false
 
     init(startNs: UInt64, path: String, maxBody: Int, admitted: ConnectionAdmission.Connection?, secure: Bool = false, budget: BodyBudget? = nil) {
         self.startNs = startNs
