@@ -32,8 +32,20 @@ public final class StubServer: Sendable {
     let store: CatalogStore
     /// Overrides, sequences and the journal; shared by the admin API and the Swift API.
     public let control: StubControl
-    /// What runs, until `stop` (the one way down, also for a start that fails part-way).
-    private let parts: Locked<ServerParts?>
+    /// Where the server is in its life; `stop` is the one way down (a start that fails part-way
+    /// takes it too, through `ServerParts.stop`).
+    private enum Lifecycle {
+        /// Serving, with everything it started.
+        case running(ServerParts)
+        /// Stopped: no thread, daemon or descriptor of its own is left.
+        case stopped
+        /// Connections stayed suspended even with their sockets shut, so the daemons were left
+        /// running (libmicrohttpd aborts the process if a daemon stops with one suspended); their
+        /// parts are kept alive for good, as the daemons still call into them.
+        case leftRunning
+    }
+
+    private let lifecycle: Locked<Lifecycle>
 
     /// True when `localhost` is served on ::1 as well as 127.0.0.1 (false where IPv6 is missing).
     public let listensOnIPv6Loopback: Bool
@@ -118,7 +130,7 @@ public final class StubServer: Sendable {
             if let error = error as? SystemCallError { throw StubServerError(error) }
             throw error
         }
-        parts = Locked(running)
+        lifecycle = Locked(.running(running))
     }
 
     /// Starts the access log, the admission sweeper and the bridge (with its hub, timers and
@@ -159,14 +171,15 @@ public final class StubServer: Sendable {
     /// Stops accepting, says goodbye to WebSocket conversations, closes suspended connections,
     /// and stops the daemons and every thread the server started. Safe to call twice.
     public func stop() {
-        parts.withLock { parts in
-            // A stop that had to leave the daemons running keeps them (and their bridge) alive.
-            guard let running = parts, running.stop() else {
-                if let parts { _ = Unmanaged.passRetained(parts) }
-                parts = nil
-                return
+        lifecycle.withLock { state in
+            guard case .running(let parts) = state else { return }
+            if parts.stop() {
+                state = .stopped
+            } else {
+                // Released never: the running daemons hold its bridge unretained.
+                _ = Unmanaged.passRetained(parts)
+                state = .leftRunning
             }
-            parts = nil
         }
     }
 
