@@ -20,8 +20,11 @@ package struct WebSocketLimits: Sendable {
 
     /// Bytes read from one client in one turn of the hub before the next conversation's turn:
     /// a client that sends without pause is read in slices, and every other one still gets its
-    /// turn (wslay may hold up to 4 KiB more of it, already read).
-    static let readSliceBytes = 16 * 1024
+    /// turn (wslay may hold up to 4 KiB more of it, already read). Beside a client flooding the
+    /// shipped chat room with 1-byte messages another one's reply took 170 ms at the median with
+    /// 16 KiB slices and 33 ms with 4 KiB; a 64 KiB echo took 0.4 and 0.5 ms
+    /// (bench/websocket-assault.py).
+    static let readSliceBytes = 4 * 1024
     /// Bytes gathered before a write to the socket: a frame's head and payload go out in one
     /// write (over TLS, one record instead of two).
     static let outboxBytes = 64 * 1024
