@@ -153,7 +153,7 @@ final class RedisConnection: @unchecked Sendable {
                 guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw StoreError(description: errorText) }
                 if let raw {
                     defer { freeReplyObject(raw) }
-                    return RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
+                    return try RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
                 }
                 try waitFor(POLLIN, on: context.pointee.fd, until: deadline)
                 received += try readOnce(context)
@@ -165,7 +165,7 @@ final class RedisConnection: @unchecked Sendable {
                 outbox = []
             }
             while true {
-                if let reply = try RedisConnection.read(reader) { return reply }
+                if let reply = try RedisConnection.takeReply(from: reader) { return reply }
                 // Bytes GnuTLS decrypted already are not seen by poll.
                 if channel.pending == 0 { try waitFor(POLLIN, on: channel.descriptor, until: deadline) }
                 try channel.receive { bytes throws(StoreError) in
@@ -185,8 +185,8 @@ final class RedisConnection: @unchecked Sendable {
             guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw StoreError(description: errorText) }
             guard let raw else { return nil }
             defer { freeReplyObject(raw) }
-            return RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
-        case .tls(_, let reader): return try RedisConnection.read(reader)
+            return try RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
+        case .tls(_, let reader): return try RedisConnection.takeReply(from: reader)
         }
     }
 
@@ -204,43 +204,9 @@ final class RedisConnection: @unchecked Sendable {
         }
     }
 
-    /// The next complete reply in a TLS connection's reader, if any.
-    private static func read(_ reader: UnsafeMutablePointer<redisReader>) throws(StoreError) -> RedisReply? {
-        var raw: UnsafeMutableRawPointer?
-        guard redisReaderGetReply(reader, &raw) == REDIS_OK else { throw StoreError(description: "the store's reply could not be read") }
-        guard let raw else { return nil }
-        defer { freeReplyObject(raw) }
-        return convert(raw.assumingMemoryBound(to: redisReply.self))
-    }
-
     /// What the plain context says went wrong.
     private var errorText: String {
         if case .plain(let context) = transport { return RedisConnection.errorText(context) }
         return "the command could not be formatted"
-    }
-
-    private static func convert(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {
-        let r = reply.pointee
-        func bytes() -> [UInt8] {
-            guard let str = r.str else { return [] }
-            return Array(UnsafeRawBufferPointer(start: str, count: r.len))
-        }
-        switch r.type {
-        case REDIS_REPLY_STRING: return .string(bytes())
-        case REDIS_REPLY_STATUS: return .status(String(decoding: bytes(), as: UTF8.self))
-        case REDIS_REPLY_ERROR: return .error(String(decoding: bytes(), as: UTF8.self))
-        case REDIS_REPLY_INTEGER: return .integer(Int(r.integer))
-        case REDIS_REPLY_ARRAY:
-            return .array((0..<r.elements).compactMap { r.element[$0].map(convert) })
-        default: return .null
-        }
-    }
-
-    private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
-        let text = withUnsafeBytes(of: context.pointee.errstr) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if !text.isEmpty { return text }
-        return context.pointee.err == REDIS_ERR_EOF ? "the store closed the connection" : "error \(context.pointee.err)"
     }
 }
