@@ -130,7 +130,8 @@ final class StoreTLSChannel {
     /// Bytes GnuTLS has decrypted but not handed out yet (poll cannot see them).
     var pending: Int { gnutls_record_check_pending(session) }
 
-    /// A TCP socket connected to `host:port` within `timeoutMs`, non-blocking from then on.
+    /// A TCP socket connected to `host:port` within `timeoutMs` (for all of its addresses
+    /// together), non-blocking from then on.
     private static func openSocket(host: String, port: Int, timeoutMs: Int) throws(StoreError) -> Int32 {
         var hints = addrinfo()
         hints.ai_socktype = LibC.streamType
@@ -139,21 +140,29 @@ final class StoreTLSChannel {
             throw StoreError(description: "cannot resolve \(host)")
         }
         defer { freeaddrinfo(found) }
-        var wait = LibC.timeval(milliseconds: timeoutMs)
+        let deadline = MonotonicClock.now() + UInt64(timeoutMs) * 1_000_000
         var why = "no address"
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate {
             candidate = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, LibC.streamSocket, info.pointee.ai_protocol)
-            guard fd >= 0 else { continue }
-            // SO_SNDTIMEO bounds connect (Linux); after it, the socket does not block at all.
-            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-            if connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                return fd
+            let fd: Int32
+            do {
+                fd = try SystemCall.run("socket") { socket(info.pointee.ai_family, LibC.streamSocket, info.pointee.ai_protocol) }
+            } catch {
+                why = "\(error)"
+                continue
             }
-            why = String(cString: strerror(errno))
-            close(fd)
+            do throws(SystemCallError) {
+                try LibC.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen, untilNs: deadline)
+                return fd
+            } catch {
+                if error.call != "connect" {
+                    why = "\(error)"
+                } else {
+                    why = error.errno == ETIMEDOUT ? "no answer within \(timeoutMs) ms" : String(cString: strerror(error.errno))
+                }
+                close(fd)
+            }
         }
         throw StoreError(description: "cannot reach \(host):\(port): \(why)")
     }

@@ -145,7 +145,7 @@ package enum LibC {
     package static func dissolveConnection(_ fd: Int32) throws(SystemCallError) {
         #if os(Linux)
         var address = unspecifiedAddress()
-        try SystemCall.run("connect AF_UNSPEC") { connect(fd, &address, socklen_t(MemoryLayout<sockaddr>.size)) }
+        try SystemCall.run("connect AF_UNSPEC") { Glibc.connect(fd, &address, socklen_t(MemoryLayout<sockaddr>.size)) }
         #endif
     }
 
