@@ -26,19 +26,24 @@ final class StoreTLSChannel {
         let fd = try StoreTLSChannel.openSocket(host: host, port: port, timeoutMs: timeoutMs)
         descriptor = fd
         self.timeoutMs = timeoutMs
-        checkedName = strdup(host)
         var made: gnutls_certificate_credentials_t?
-        _ = gnutls_global_init()
-        _ = gnutls_certificate_allocate_credentials(&made)
         var open: gnutls_session_t?
-        _ = gnutls_init(&open, UInt32(GNUTLS_CLIENT))
-        guard let made, let open else {
+        let global = gnutls_global_init()
+        var code = global
+        if code >= 0 { code = gnutls_certificate_allocate_credentials(&made) }
+        if code >= 0 { code = gnutls_init(&open, UInt32(GNUTLS_CLIENT)) }
+        guard code >= 0, let made, let open else {
+            if let made { gnutls_certificate_free_credentials(made) }
+            if global >= 0 { gnutls_global_deinit() }
             close(fd)
-            throw StoreError(description: "GnuTLS could not start a session")
+            throw StoreError(description: "GnuTLS could not start a session: \(String(cString: gnutls_strerror(code)))")
         }
         credentials = made
         session = open
+        checkedName = strdup(host)
         // From here a throw runs deinit, which frees all of the above.
+        // No system authorities (a slim container) is no error yet: --state-ca may name the
+        // store's, and a store no loaded authority vouches for fails the handshake, named.
         _ = gnutls_certificate_set_x509_system_trust(made)
         if let authorities {
             let added = gnutls_certificate_set_x509_trust_file(made, authorities, GNUTLS_X509_FMT_PEM)
@@ -46,11 +51,11 @@ final class StoreTLSChannel {
                 throw StoreError(description: "cannot use \(authorities) as the store's authority: \(added < 0 ? String(cString: gnutls_strerror(added)) : "no certificate in it")")
             }
         }
-        gnutls_set_default_priority(open)
-        gnutls_credentials_set(open, GNUTLS_CRD_CERTIFICATE, UnsafeMutableRawPointer(made))
+        try StoreTLSChannel.check(gnutls_set_default_priority(open), "set its priorities")
+        try StoreTLSChannel.check(gnutls_credentials_set(open, GNUTLS_CRD_CERTIFICATE, UnsafeMutableRawPointer(made)), "use its credentials")
         // Server Name Indication takes host names only, never addresses (RFC 6066 §3).
         if !(host.contains(":") || host.allSatisfy({ $0 == "." || $0.isNumber })) {
-            gnutls_server_name_set(open, GNUTLS_NAME_DNS, host, host.utf8.count)
+            try StoreTLSChannel.check(gnutls_server_name_set(open, GNUTLS_NAME_DNS, host, host.utf8.count), "name the store")
         }
         gnutls_session_set_verify_cert(open, checkedName, 0)
         gnutls_transport_set_int2(open, fd, fd)
@@ -123,12 +128,18 @@ final class StoreTLSChannel {
         let now = MonotonicClock.now()
         guard now < deadline else { return false }
         var ready = pollfd(fd: fd, events: Int16(event), revents: 0)
+        // A failed or interrupted wait only makes the handshake try again early: the deadline holds.
         _ = poll(&ready, 1, Int32(min(1000, (deadline - now + 999_999) / 1_000_000)))
         return true
     }
 
     /// Bytes GnuTLS has decrypted but not handed out yet (poll cannot see them).
     var pending: Int { gnutls_record_check_pending(session) }
+
+    /// Ends the session's setup with the call's failure, named.
+    private static func check(_ code: Int32, _ what: String) throws(StoreError) {
+        guard code >= 0 else { throw StoreError(description: "GnuTLS could not \(what): \(String(cString: gnutls_strerror(code)))") }
+    }
 
     /// A TCP socket connected to `host:port` within `timeoutMs` (for all of its addresses
     /// together), non-blocking from then on.
