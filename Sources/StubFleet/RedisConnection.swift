@@ -6,10 +6,12 @@ import Glibc
 import Darwin
 #endif
 
-/// One connection to Valkey or Redis: hiredis's blocking API over plain TCP, or, for
-/// `rediss://`, hiredis's command formatter and reply reader over `StoreTLSChannel`. The only
-/// owner of its `redisContext` or `redisReader`. Not shared between threads: each user (the
-/// worker, the subscriber, the lock around calls from request threads) has its own.
+/// One connection to Valkey or Redis: hiredis's command formatter and reply reader over a
+/// non-blocking socket (plain TCP, connected by hiredis) or over `StoreTLSChannel` (`rediss://`).
+/// The bytes go out through send(2) here, never hiredis's write(2): that would raise SIGPIPE in
+/// a host process that had not ignored it (an in-process `StubServer`) once the store has gone.
+/// The only owner of its `redisContext` or `redisReader`. Not shared between threads: each user
+/// (the worker, the subscriber, the lock around calls from request threads) has its own.
 final class RedisConnection: @unchecked Sendable {
     // @unchecked: a connection is used by one thread at a time, either under the lock that holds
     // it (the call connection) or by the one thread that made it (the worker, the subscriber).
@@ -19,7 +21,7 @@ final class RedisConnection: @unchecked Sendable {
     }
 
     private let transport: Transport
-    /// Formatted commands not sent yet (TLS; hiredis keeps its own for plain TCP).
+    /// Formatted commands not sent yet.
     private var outbox: [UInt8] = []
     /// Every byte read passes it before hiredis sees it (see `feed`).
     var scanner = RESPScanner(maxReplyBytes: RedisConnection.maxReplyBytes)
@@ -52,7 +54,12 @@ final class RedisConnection: @unchecked Sendable {
             guard made.pointee.err == 0 else {
                 throw StoreError(description: "cannot reach \(url.redacted): \(RedisConnection.errorText(made))")
             }
-            _ = redisSetTimeout(made, wait)
+            // Non-blocking, so that no send outlasts the call's deadline (see `waitFor`).
+            do { try LibC.setNonBlocking(made.pointee.fd) } catch {
+                throw StoreError(description: "cannot use the connection to \(url.redacted): \(error)")
+            }
+            // Keepalive only finds a store that vanished sooner; a socket refusing it still works,
+            // and every call has its own deadline.
             _ = redisEnableKeepAlive(made)
         }
         if let password = url.password {
@@ -106,9 +113,8 @@ final class RedisConnection: @unchecked Sendable {
         // One buffer holds every argument; argv points into it.
         let joined = bytes.flatMap { $0 }
         let lengths = bytes.map { $0.count }
-        let transport = transport
         var formatted: [UInt8]?
-        let status = joined.withUnsafeBufferPointer { buffer -> Int32 in
+        joined.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
             var offset = 0
             var argv: [UnsafePointer<CChar>?] = []
@@ -116,19 +122,14 @@ final class RedisConnection: @unchecked Sendable {
                 argv.append(base + offset)
                 offset += length
             }
-            switch transport {
-            case .plain(let context): return redisAppendCommandArgv(context, Int32(bytes.count), &argv, lengths)
-            case .tls:
-                var command: UnsafeMutablePointer<CChar>?
-                let length = redisFormatCommandArgv(&command, Int32(bytes.count), &argv, lengths)
-                guard length >= 0, let command else { return REDIS_ERR }
-                formatted = Array(UnsafeRawBufferPointer(start: command, count: Int(length)))
-                redisFreeCommand(command)
-                return REDIS_OK
-            }
+            var command: UnsafeMutablePointer<CChar>?
+            let length = redisFormatCommandArgv(&command, Int32(bytes.count), &argv, lengths)
+            guard length >= 0, let command else { return }
+            formatted = Array(UnsafeRawBufferPointer(start: command, count: Int(length)))
+            redisFreeCommand(command)
         }
-        guard status == REDIS_OK else { throw StoreError(description: errorText) }
-        if let formatted { outbox += formatted }
+        guard let formatted else { throw StoreError(description: "the command could not be formatted (out of memory)") }
+        outbox += formatted
     }
 
     /// Waits for the next reply (sending what is queued first), within one call's time.
@@ -143,14 +144,10 @@ final class RedisConnection: @unchecked Sendable {
         var received = 0
         switch transport {
         case .plain(let context):
-            var done: Int32 = 0
-            while done == 0 {
-                try waitFor(POLLOUT, on: context.pointee.fd, until: deadline)
-                guard redisBufferWrite(context, &done) == REDIS_OK else { throw StoreError(description: errorText) }
-            }
+            try sendOutbox(context.pointee.fd, until: deadline)
             while true {
                 var raw: UnsafeMutableRawPointer?
-                guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw StoreError(description: errorText) }
+                guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw StoreError(description: RedisConnection.errorText(context)) }
                 if let raw {
                     defer { freeReplyObject(raw) }
                     return try RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
@@ -177,12 +174,29 @@ final class RedisConnection: @unchecked Sendable {
         }
     }
 
+    /// Sends the formatted commands on the plain socket, within the call's time. MSG_NOSIGNAL
+    /// (SO_NOSIGPIPE on Darwin): a store that went away answers EPIPE, not a signal.
+    private func sendOutbox(_ fd: Int32, until deadline: UInt64) throws(StoreError) {
+        var offset = 0
+        while offset < outbox.count {
+            let sent = outbox.withUnsafeBytes { LibC.sendNoSignal(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if sent >= 0 {
+                offset += sent
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                try waitFor(POLLOUT, on: fd, until: deadline)
+            } else if errno != EINTR {
+                throw StoreError(description: "cannot send to the store: \(String(cString: strerror(errno)))")
+            }
+        }
+        outbox = []
+    }
+
     /// A reply already read into the buffer, without waiting; nil when none is complete yet.
     func bufferedReply() throws(StoreError) -> RedisReply? {
         switch transport {
         case .plain(let context):
             var raw: UnsafeMutableRawPointer?
-            guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw StoreError(description: errorText) }
+            guard redisGetReplyFromReader(context, &raw) == REDIS_OK else { throw StoreError(description: RedisConnection.errorText(context)) }
             guard let raw else { return nil }
             defer { freeReplyObject(raw) }
             return try RedisConnection.convert(raw.assumingMemoryBound(to: redisReply.self))
@@ -195,6 +209,7 @@ final class RedisConnection: @unchecked Sendable {
     func readAvailable() throws(StoreError) {
         switch transport {
         case .plain(let context):
+            // How much it read matters to a reply's size limit only (`nextReply`).
             _ = try readOnce(context)
         case .tls(let channel, let reader):
             // GnuTLS may hold decrypted bytes that poll cannot see: take them all now.
@@ -202,11 +217,5 @@ final class RedisConnection: @unchecked Sendable {
                 try channel.receive { bytes throws(StoreError) in try feed(reader, bytes) }
             } while channel.pending > 0
         }
-    }
-
-    /// What the plain context says went wrong.
-    private var errorText: String {
-        if case .plain(let context) = transport { return RedisConnection.errorText(context) }
-        return "the command could not be formatted"
     }
 }

@@ -9,7 +9,8 @@ import Darwin
 #endif
 
 /// One connection to the store, in this process, against stores the tests play: a reply of a
-/// type stubd does not read, an address that never answers a connect.
+/// type stubd does not read, a store that went away while commands were on their way, an
+/// address that never answers a connect.
 @Suite(.timeLimit(.minutes(1))) struct StoreConnectionTests {
     @Test func aReplyOfATypeStubdDoesNotReadIsAProtocolError() throws {
         // 7 is a newer hiredis's RESP3 double; it must not read as a null ("no such key").
@@ -32,6 +33,38 @@ import Darwin
                 }
             }
         }
+    }
+
+    /// hiredis 0.14 writes with write(2): to a store that closed its end, a second write raises
+    /// SIGPIPE, which kills a test host (or an app embedding `StubServer`) that has not ignored
+    /// it. SIGPIPE is blocked on this thread for the call, so that it shows as pending instead.
+    @Test func aStoreThatWentAwayRaisesNoSignal() throws {
+        let listener = try Listener(backlog: 8)
+        defer { close(listener.fd) }
+        let connection = try RedisConnection(try StateStoreURL("redis://127.0.0.1:\(listener.port)"), timeoutMs: 5000)
+        let accepted = try SystemCall.run("accept") { accept(listener.fd, nil, nil) }
+        close(accepted)
+        // The store's FIN has arrived: the connection's socket reads end of file.
+        var ready = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&ready, 1, 5000) == 1)
+
+        var pipe = sigset_t()
+        sigemptyset(&pipe)
+        sigaddset(&pipe, SIGPIPE)
+        var before = sigset_t()
+        try SystemCall.pthread("pthread_sigmask") { pthread_sigmask(SIG_BLOCK, &pipe, &before) }
+        defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
+        // More than the socket takes at once: one send goes out, the store's RST answers it, and the next send meets it.
+        let big = String(repeating: "x", count: 1 << 20)
+        #expect(throws: StoreError.self) { try connection.pipeline((0..<16).map { ["SET", "k\($0)", big] }) }
+        var pending = sigset_t()
+        sigpending(&pending)
+        let raised = sigismember(&pending, SIGPIPE) == 1
+        if raised {
+            var taken: Int32 = 0
+            sigwait(&pipe, &taken)
+        }
+        #expect(!raised, "sending to a store that went away raised SIGPIPE")
     }
 
     /// Darwin's connect ignores SO_SNDTIMEO: a store whose address drops the SYN held a
