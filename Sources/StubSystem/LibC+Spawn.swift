@@ -23,23 +23,31 @@ extension LibC {
         var child: pid_t = 0
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
+        do { try SystemCall.pthread("posix_spawn_file_actions_init") { posix_spawn_file_actions_init(&actions) } } catch { return .failure(error) }
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        do {
+            // A child whose output is not where the caller reads it is not started.
+            try SystemCall.pthread("posix_spawn_file_actions_adddup2") { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
+            try SystemCall.pthread("posix_spawn_file_actions_adddup2") { posix_spawn_file_actions_adddup2(&actions, stderr, 2) }
+        } catch {
+            return .failure(error)
+        }
+        #if canImport(Glibc)
         closeOthers(&actions)
         let result = envp.map { posix_spawn(&child, executable, &actions, nil, argv, $0) } ?? posix_spawn(&child, executable, &actions, nil, argv, environ)
         #else
-        var actions: posix_spawn_file_actions_t?
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
         var attributes: posix_spawnattr_t?
-        posix_spawnattr_init(&attributes)
+        do { try SystemCall.pthread("posix_spawnattr_init") { posix_spawnattr_init(&attributes) } } catch { return .failure(error) }
         defer { posix_spawnattr_destroy(&attributes) }
-        // Darwin closes every descriptor the actions do not name.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        // Darwin closes every descriptor the actions do not name; a child that would inherit them all is not started.
+        do {
+            try SystemCall.pthread("posix_spawnattr_setflags") { posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT)) }
+        } catch {
+            return .failure(error)
+        }
         let result = envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
             ?? posix_spawn(&child, executable, &actions, &attributes, argv, _NSGetEnviron().pointee)
         #endif
@@ -52,6 +60,7 @@ extension LibC {
     private static func closeOthers(_ actions: inout posix_spawn_file_actions_t) {
         typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
+        // It fails only without memory; the child then inherits what is not close-on-exec, as without the call.
         _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
     #endif

@@ -33,6 +33,7 @@ package enum LibC {
 
     /// close(2), for types whose own `close` method hides the global function.
     package static func close(_ fd: Int32) {
+        // Nothing to do about a failure: the descriptor is released either way (see `SystemCall`).
         #if canImport(Glibc)
         _ = Glibc.close(fd)
         #else
@@ -56,6 +57,7 @@ package enum LibC {
         Glibc.send(fd, buffer, count, Int32(MSG_NOSIGNAL))
         #else
         var one: Int32 = 1
+        // It fails only for a descriptor that is no socket, which the send then reports (ENOTSOCK, EBADF).
         _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         return Darwin.send(fd, buffer, count, 0)
         #endif
@@ -155,7 +157,7 @@ package enum LibC {
     package static func abortStalledSends(_ fd: Int32, afterMs ms: Int) throws(SystemCallError) {
         #if os(Linux)
         var value = UInt32(clamping: ms)
-        _ = try SystemCall.run("setsockopt TCP_USER_TIMEOUT") {
+        try SystemCall.run("setsockopt TCP_USER_TIMEOUT") {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &value, socklen_t(MemoryLayout<UInt32>.size))
         }
         #endif

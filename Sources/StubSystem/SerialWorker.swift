@@ -17,10 +17,13 @@ package final class SerialWorker: Sendable {
         var fds: [Int32] = [-1, -1]
         try SystemCall.run("pipe") { pipe(&fds) }
         let ends = (read: fds[0], write: fds[1])
-        _ = fcntl(ends.read, F_SETFL, fcntl(ends.read, F_GETFL) | O_NONBLOCK)
         wake = ends
         let jobs = self.jobs
         do {
+            // Non-blocking both ways: the drain below stops at an empty pipe, and `submit` never
+            // waits on a full one (thousands of jobs queued behind a slow one).
+            try LibC.setNonBlocking(ends.read)
+            try LibC.setNonBlocking(ends.write)
             thread = try StoppableThread(name: name) { stopFD in
                 var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: ends.read, events: Int16(POLLIN), revents: 0)]
                 var scratch = [UInt8](repeating: 0, count: 64)
@@ -43,6 +46,7 @@ package final class SerialWorker: Sendable {
     package func submit(_ job: @escaping @Sendable () -> Void) {
         jobs.withLock { $0.append(job) }
         var byte: UInt8 = 1
+        // A full pipe already holds a wake-up: EAGAIN loses nothing.
         _ = write(wake.write, &byte, 1)
     }
 

@@ -32,6 +32,7 @@ package final class StoppableThread: @unchecked Sendable {
     package func stop() {
         guard let thread else { return }
         var byte: UInt8 = 1
+        // One byte into the thread's own empty pipe: only EINTR could stop it, and `run` retries that.
         _ = try? SystemCall.run("write") { write(stopPipe.write, &byte, 1) }
         pthread_join(thread, nil)
         self.thread = nil

@@ -16,7 +16,11 @@ package struct SystemCallError: Error, CustomStringConvertible {
 }
 
 /// The one way system calls are made in stubd (core, server and CLI): every result is checked, EINTR is retried, and a
-/// failure throws an error that names the call.
+/// failure throws an error that names the call. A result ignored on purpose says why on the line before it. Left
+/// unchecked without a word, as everywhere: close(2), whose failure leaves nothing to do (the descriptor is released
+/// even on EINTR on Linux, and closing it again could close one another thread just opened); locks, condition
+/// variables and joins of objects the caller made and owns, which fail only when misused; clock_gettime of a clock
+/// every supported system has.
 package enum SystemCall {
     /// Runs a call that returns -1 and sets errno on failure.
     @discardableResult
