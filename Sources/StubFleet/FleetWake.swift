@@ -14,7 +14,14 @@ final class FleetWake: Sendable {
     init() throws(SystemCallError) {
         var fds: [Int32] = [-1, -1]
         try SystemCall.run("pipe") { pipe(&fds) }
-        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        // Non-blocking both ways: `signal` never waits on a full pipe, `drain` never on an empty one.
+        do {
+            for fd in fds { try LibC.setNonBlocking(fd) }
+        } catch {
+            close(fds[0])
+            close(fds[1])
+            throw error
+        }
         readFD = fds[0]
         writeFD = fds[1]
     }
@@ -27,6 +34,7 @@ final class FleetWake: Sendable {
     /// Makes the read end readable (a full pipe is already readable: the byte is not needed).
     func signal() {
         var byte: UInt8 = 1
+        // A full pipe already holds a wake-up: EAGAIN loses nothing.
         _ = write(writeFD, &byte, 1)
     }
 

@@ -38,6 +38,7 @@ final class FleetWorker: @unchecked Sendable {
     func run(stopFD: Int32) {
         var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: store.wake?.readFD ?? -1, events: Int16(POLLIN), revents: 0)]
         while true {
+            // A failed or interrupted wait only makes this tick come early: the stop is seen next round.
             _ = poll(&fds, 2, 10)
             if fds[0].revents != 0 { break }
             if fds[1].revents != 0 { store.wake?.drain() }
