@@ -21,7 +21,8 @@ final class SocketWatch {
         let writable: Bool
     }
 
-    private let epoll: Int32?
+    /// Dropped for poll(2) if it ever refuses a socket (see `watch`).
+    private var epoll: Int32?
     /// What each socket is watched for, and its token.
     private var watched: [Int32: (token: UInt64, read: Bool, write: Bool)] = [:]
 
@@ -44,7 +45,12 @@ final class SocketWatch {
         if let known, known.token == token, known.read == read, known.write == write { return }
         watched[fd] = (token, read, write)
         #if os(Linux)
-        if let epoll { _ = CSystem_epoll_watch_io(epoll, fd, known == nil, read, write, token) }
+        // Refused (no memory, the user's watch limit reached), the socket would never be heard
+        // from: poll(2) from here on, which needs nothing registered (`watched` is all it reads).
+        if let epoll, CSystem_epoll_watch_io(epoll, fd, known == nil, read, write, token) != 0 {
+            LibC.close(epoll)
+            self.epoll = nil
+        }
         #endif
     }
 
@@ -52,6 +58,7 @@ final class SocketWatch {
     func forget(_ fd: Int32) {
         guard watched.removeValue(forKey: fd) != nil else { return }
         #if os(Linux)
+        // It fails only for a socket epoll does not hold: nothing is left to remove.
         if let epoll { _ = CSystem_epoll_forget(epoll, fd) }
         #endif
     }
