@@ -19,6 +19,7 @@ extension WebSocketPeer {
         endedBy = ("stopped", 1001, "server shutting down")
         timers.removeAll()
         let reason = Array("server shutting down".utf8)
+        // Refused once a close is queued or sent already: the hub closes every connection after 500 ms anyway.
         _ = wslay_event_queue_close(context, 1001, reason, reason.count)
     }
 
@@ -31,6 +32,7 @@ extension WebSocketPeer {
         endedBy = ("server", 1008, "outgoing queue over its limit (\(queued) bytes): the client is not reading")
         timers.removeAll()
         let reason = Array("client not reading".utf8)
+        // Refused once a close is queued or sent already: the give-up timer below ends it either way.
         _ = wslay_event_queue_close(context, 1008, reason, reason.count)
         timers.push(now &+ 2_000_000_000, .giveUp)
     }

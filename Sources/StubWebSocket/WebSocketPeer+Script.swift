@@ -38,6 +38,7 @@ extension WebSocketPeer {
                 ending = true
                 endedBy = ("violation", 1007, "text message is not UTF-8")
                 let reason = Array("text message is not UTF-8".utf8)
+                // Refused once a close is queued or writing stopped, which end the conversation at the next flush anyway.
                 _ = wslay_event_queue_close(context, 1007, reason, reason.count)
                 return
             }
@@ -62,6 +63,7 @@ extension WebSocketPeer {
         // frame that came in the same read is answered by wslay at once, ahead of any message
         // still in its queue, and nothing is sent after a close.
         fire(duringRead: true)
+        // It only frames into the outbox (`transmit` never fails): the socket's errors show at the hub's flush.
         if wslay_event_want_write(context) != 0 { _ = wslay_event_send(context) }
     }
 
@@ -107,6 +109,7 @@ extension WebSocketPeer {
     /// Sends a ping (its payload the time, for the record) and schedules the next one.
     func ping() {
         guard let context, !ending, !finished, let every = open.conversation.pingEveryMs else { return }
+        // Refused once a close is queued or writing stopped (no ping matters then), or without memory (the next one is due).
         _ = queue(opcode: 9, Array("stubd \(now / 1_000_000)".utf8), on: context)
         timers.push(now &+ UInt64(every) * 1_000_000, .ping)
     }

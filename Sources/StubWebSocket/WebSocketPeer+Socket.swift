@@ -125,6 +125,7 @@ extension WebSocketPeer {
         }
         if let close = closeAfterQueue, queueEmpty {
             closeAfterQueue = nil
+            // Refused when the client's close came first (wslay answered it): `end`'s give-up timer ends it either way.
             _ = wslay_event_queue_close(context, close.code, close.reason, close.reason.count)
             return flush()
         }
@@ -156,6 +157,7 @@ extension WebSocketPeer {
     func cut() {
         guard !finished else { return }
         markEnded(by: "dropped", code: nil, reason: "cut mid-frame")
+        // It only frames into the outbox; what the socket does not take is cut off with the rest.
         if let context { _ = wslay_event_send(context) }
         outbox += [0x81, 64] + Array("a message cut of".utf8)
         writeOutbox()

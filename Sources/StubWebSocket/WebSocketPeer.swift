@@ -180,9 +180,11 @@ final class WebSocketPeer {
         if wslay_event_get_close_sent(context) == 0 {
             if wslay_event_want_write(context) == 0 && result == WSLAY_ERR_PROTO.rawValue {
                 let reason = Array("protocol error".utf8)
+                // Refused only without memory or once writing stopped: the drain below ends it either way.
                 _ = wslay_event_queue_close(context, 1002, reason, reason.count)
                 endedBy = ("violation", 1002, "protocol error")
             }
+            // It only frames into the outbox (`transmit` never fails): the socket's errors show in writeOutbox.
             _ = wslay_event_send(context)
             writeOutbox()
         }
