@@ -50,6 +50,7 @@ package struct ClientAddress: Hashable, CustomStringConvertible {
         let raw = bytes
         if isIPv4 { return raw[12..<16].map(String.init).joined(separator: ".") }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        // An IPv6 address always fits INET6_ADDRSTRLEN bytes: ENOSPC, its one error, cannot happen.
         raw.withUnsafeBytes { _ = inet_ntop(AF_INET6, $0.baseAddress, &text, socklen_t(text.count)) }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

@@ -19,6 +19,7 @@ package enum FaultInjector {
     /// buffer, and a client that filled it while sending an oversized head gets what fits.
     package static func writeClosing(_ reply: Reply, to fd: Int32) {
         let headers = FaultBytes.truncatedHeaders(reply.headers)
+        // What the socket takes now is what the client gets (see above); a failed socket gets nothing.
         _ = RawWriter.writeNow(ArraySlice(FaultBytes.head(status: reply.status, headers: headers, contentLength: reply.body.count) + reply.body), to: fd)
         // The connection closes next either way; a socket the client already reset answers ENOTCONN.
         _ = shutdown(fd, Int32(SHUT_WR))
@@ -29,7 +30,9 @@ package enum FaultInjector {
         // SO_LINGER 0 alone is not enough: MHD shuts down the write side first, which sends a FIN;
         // dissolving the association makes the kernel answer with RST.
         var option = linger(l_onoff: 1, l_linger: 0)
+        // It fails only for a descriptor that is no socket, which libmicrohttpd's never is.
         _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        // It fails only for a connection already gone (the client left first): nothing is left to reset.
         try? LibC.dissolveConnection(fd)
     }
 }

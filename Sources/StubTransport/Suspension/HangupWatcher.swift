@@ -32,9 +32,13 @@ package final class HangupWatcher: @unchecked Sendable {
         try SystemCall.run("pipe") { pipe(&fds) }
         stopPipe = (fds[0], fds[1])
         #if os(Linux)
-        let made = useEpoll ? CSystem_epoll_create() : -1
+        var made = useEpoll ? CSystem_epoll_create() : -1
+        // Without its stop pipe, the epoll thread could never be stopped: the scan instead.
+        if made >= 0 && CSystem_epoll_watch_input(made, stopPipe.read, UInt64.max) != 0 {
+            close(made)
+            made = -1
+        }
         epoll = made >= 0 ? made : nil
-        if let epoll { _ = CSystem_epoll_watch_input(epoll, stopPipe.read, UInt64.max) }
         #else
         epoll = nil
         #endif
@@ -54,6 +58,7 @@ package final class HangupWatcher: @unchecked Sendable {
     package func watch(_ fd: Int32, ticket: UInt64) {
         watched.withLock { $0[fd] = ticket }
         #if os(Linux)
+        // Refused (no memory, the watch limit), a client that leaves is found at its deadline, as without a watcher.
         if let epoll { _ = CSystem_epoll_watch_hangup(epoll, fd, ticket) }
         #endif
     }
@@ -62,6 +67,7 @@ package final class HangupWatcher: @unchecked Sendable {
     package func unwatch(_ fd: Int32) {
         guard watched.withLock({ $0.removeValue(forKey: fd) }) != nil else { return }
         #if os(Linux)
+        // It fails only for a socket whose watch was refused: nothing is left to remove.
         if let epoll { _ = CSystem_epoll_forget(epoll, fd) }
         #endif
     }
@@ -70,6 +76,7 @@ package final class HangupWatcher: @unchecked Sendable {
     func stop() {
         guard let thread else { return }
         var byte: UInt8 = 1
+        // One byte into the thread's own empty pipe, which nothing else writes: it cannot fail.
         _ = LibC.write(stopPipe.write, &byte, 1)
         pthread_join(thread, nil)
         self.thread = nil
