@@ -66,6 +66,7 @@ struct MHDConnection: @unchecked Sendable {
     /// of a lookup per control. (Header names are seen while the head is checked.)
     func hasControlQueryNames() -> Bool {
         var found = false
+        // The count it returns says nothing the callback did not see (-1 only for no connection).
         withUnsafeMutablePointer(to: &found) { _ = MHD_get_connection_values(pointer, .GET_ARGUMENT_KIND, stubdFindControlName, $0) }
         return found
     }
@@ -74,6 +75,7 @@ struct MHDConnection: @unchecked Sendable {
     /// so a NUL inside a value is seen), and the query parameters counted in the same walk.
     func framing() -> RequestFraming {
         var framing = RequestFraming()
+        // The count it returns says nothing the callback did not see (-1 only for no connection).
         withUnsafeMutablePointer(to: &framing) { _ = CMHD_query_and_headers(pointer, stubdFrameHeader, $0) }
         return framing
     }
@@ -81,6 +83,7 @@ struct MHDConnection: @unchecked Sendable {
     /// Packs the query parameters, then the headers, into `writer`, with their lengths: one walk
     /// (`CMHD_query_and_headers` gives them in that order).
     func pack(into writer: inout PackedRequest.Writer) {
+        // The count it returns says nothing the callback did not see (-1 only for no connection).
         withUnsafeMutablePointer(to: &writer) { _ = CMHD_query_and_headers(pointer, stubdPackPair, $0) }
     }
 
@@ -110,7 +113,7 @@ struct MHDConnection: @unchecked Sendable {
 
     private func values(_ kind: MHD_ValueKind) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
-        // MHD_get_connection_values calls back synchronously, while `pairs` is in scope.
+        // MHD_get_connection_values calls back synchronously, while `pairs` is in scope; its count adds nothing.
         withUnsafeMutablePointer(to: &pairs) { _ = MHD_get_connection_values(pointer, kind, stubdCollectPair, $0) }
         return pairs
     }

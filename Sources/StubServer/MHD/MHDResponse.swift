@@ -52,6 +52,7 @@ final class MHDResponse: @unchecked Sendable {
     deinit { MHD_destroy_response(pointer) }
 
     private func add(_ headers: [HTTPHeader]) {
+        // Refused only for framing libmicrohttpd writes itself (Content-Length, Connection: keep-alive, non-chunked Transfer-Encoding).
         for header in headers { _ = MHD_add_response_header(pointer, header.name, header.value) }
     }
 }
