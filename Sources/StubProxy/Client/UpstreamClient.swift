@@ -49,7 +49,14 @@ final class UpstreamClient: @unchecked Sendable {
         var fds: [Int32] = [-1, -1]
         do { try SystemCall.run("pipe") { pipe(&fds) } } catch { throw UpstreamFailure(.cancelled, "the proxy cannot start: \(error)") }
         wake = (fds[0], fds[1])
-        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        // Non-blocking both ways: `poke` never waits on a full pipe, the thread's drain never on an empty one.
+        do {
+            for fd in fds { try LibC.setNonBlocking(fd) }
+        } catch {
+            close(fds[0])
+            close(fds[1])
+            throw UpstreamFailure(.cancelled, "the proxy cannot start: \(error)")
+        }
         switch LibC.startThread(name: "stubd-upstream", { [self] in run() }) {
         case .success(let started): thread = started
         case .failure(let error):
@@ -88,6 +95,7 @@ final class UpstreamClient: @unchecked Sendable {
 
     func poke() {
         var byte: UInt8 = 1
+        // A full pipe already holds a wake-up: EAGAIN loses nothing.
         _ = LibC.write(wake.write, &byte, 1)
     }
 

@@ -30,7 +30,8 @@ final class UpstreamSocket {
         do {
             let flags = try SystemCall.run("fcntl", { fcntl(fd, F_GETFL) })
             try SystemCall.run("fcntl", { fcntl(fd, F_SETFL, flags | O_NONBLOCK) })
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            // A child started meanwhile must not keep the upstream's connection open (Darwin has no SOCK_CLOEXEC).
+            try SystemCall.run("fcntl FD_CLOEXEC", { fcntl(fd, F_SETFD, FD_CLOEXEC) })
             var one: Int32 = 1
             // Requests are written whole; no reason to wait for more bytes before sending.
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
