@@ -13,6 +13,7 @@ enum MemoryPolicy {
     /// blocks already.
     static func returnLargeBuffers() {
         #if canImport(Glibc)
+        // mallopt refuses only values out of its range, which these are not; glibc's own policy stays then.
         _ = CSystem_return_large_buffers(128 * 1024, 1 << 20)
         #endif
     }
