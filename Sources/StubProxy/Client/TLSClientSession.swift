@@ -28,10 +28,13 @@ final class TLSClientSession {
         self.trust = trust
         self.host = host
         checkedName = strdup(host)
-        gnutls_set_default_priority(made)
-        gnutls_credentials_set(made, GNUTLS_CRD_CERTIFICATE, UnsafeMutableRawPointer(trust.credentials))
+        // From here a throw runs deinit, which frees the session.
+        try TLSClientSession.check(gnutls_set_default_priority(made), "set its priorities")
+        try TLSClientSession.check(gnutls_credentials_set(made, GNUTLS_CRD_CERTIFICATE, UnsafeMutableRawPointer(trust.credentials)), "use its credentials")
         // Server Name Indication takes host names only, never addresses (RFC 6066 §3).
-        if !TLSClientSession.isAddress(host) { gnutls_server_name_set(made, GNUTLS_NAME_DNS, host, host.utf8.count) }
+        if !TLSClientSession.isAddress(host) {
+            try TLSClientSession.check(gnutls_server_name_set(made, GNUTLS_NAME_DNS, host, host.utf8.count), "name the upstream")
+        }
         gnutls_session_set_verify_cert(made, checkedName, 0)
         gnutls_handshake_set_timeout(made, 0)
         gnutls_transport_set_int2(made, fd, fd)
@@ -44,6 +47,11 @@ final class TLSClientSession {
     deinit {
         gnutls_deinit(session)
         free(checkedName)
+    }
+
+    /// Ends the session's setup with the call's failure, named.
+    private static func check(_ code: Int32, _ what: String) throws(UpstreamFailure) {
+        guard code >= 0 else { throw UpstreamFailure(.tlsFailed, "GnuTLS could not \(what): \(String(cString: gnutls_strerror(code)))") }
     }
 
     /// One step of the handshake.
