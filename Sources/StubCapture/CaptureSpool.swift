@@ -76,6 +76,7 @@ package final class CaptureSpool {
             guard replaced > 0 else { continue }
             report.countScrubbed(replaced)
             // The name stays: links already made share the old bytes, which the next flush replaces.
+            // Its result does not matter: the atomic write below gives the name new bytes either way.
             unlink(path)
             try write(Array(clean.utf8), to: path)
         }

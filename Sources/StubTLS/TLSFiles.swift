@@ -69,6 +69,7 @@ enum TLSFiles {
             close(fd)
             try SystemCall.run("rename") { rename(temporary, path) }
         } catch {
+            // A temporary file never made, or renamed already, leaves nothing to remove.
             unlink(temporary)
             throw TLSError(file: path, "cannot be written: \(error.call) failed: \(String(cString: strerror(error.errno)))")
         }

@@ -25,6 +25,7 @@ enum CaptureReport {
         let loaded = StubLoader.load(directory: stubs)
         if case .failure(let failure) = loaded {
             staged.rollback()
+            // Only a folder this run made, and left empty, goes: one holding anything stays, as it should.
             if !rootExisted { rmdir(stubs) }
             StubdCommand.printError("stubd: the imported stubs do not load together with what was in \(stubs):\n\(failure)\nstubd: nothing written to \(stubs)")
             return 1

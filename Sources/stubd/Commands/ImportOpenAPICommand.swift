@@ -82,6 +82,7 @@ enum ImportOpenAPICommand {
         }
         guard let drift = check(options.stubs, document: document) else {
             staged.rollback()
+            // Only a folder this run made, and left empty, goes: one holding anything stays, as it should.
             if !rootExisted { rmdir(options.stubs) }
             StubdCommand.printError("stubd: nothing written to \(options.stubs)")
             return 1
