@@ -33,10 +33,11 @@ package enum LibC {
 
     /// close(2), for types whose own `close` method hides the global function.
     package static func close(_ fd: Int32) {
-        // Nothing to do about a failure: the descriptor is released either way (see `SystemCall`).
         #if canImport(Glibc)
+        // Nothing to do about a failure: the descriptor is released either way (see `SystemCall`).
         _ = Glibc.close(fd)
         #else
+        // Nothing to do about a failure: the descriptor is released either way (see `SystemCall`).
         _ = Darwin.close(fd)
         #endif
     }

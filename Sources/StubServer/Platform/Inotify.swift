@@ -34,6 +34,7 @@ enum Inotify {
     /// Stops watching `wd` (already gone when its folder was deleted: the error is nothing to act on).
     static func unwatch(_ fd: Int32, _ wd: Int32) {
         #if os(Linux)
+        // EINVAL for a watch the kernel removed with its folder: nothing to act on.
         _ = inotify_rm_watch(fd, wd)
         #endif
     }
