@@ -21,6 +21,18 @@ extension LibC {
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         }
     }
+
+    /// Makes the kernel abort a TCP connection whose sent data stays unacknowledged, or unsent
+    /// for a zero window (a client that stopped reading), for `ms` milliseconds: TCP_USER_TIMEOUT,
+    /// Linux only; nothing elsewhere (libmicrohttpd's idle timer stays on there).
+    package static func abortStalledSends(_ fd: Int32, afterMs ms: Int) throws(SystemCallError) {
+        #if os(Linux)
+        var value = UInt32(clamping: ms)
+        try SystemCall.run("setsockopt TCP_USER_TIMEOUT") {
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &value, socklen_t(MemoryLayout<UInt32>.size))
+        }
+        #endif
+    }
 }
 
 extension LibC {

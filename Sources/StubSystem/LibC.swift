@@ -33,11 +33,10 @@ package enum LibC {
 
     /// close(2), for types whose own `close` method hides the global function.
     package static func close(_ fd: Int32) {
-        #if canImport(Glibc)
         // Nothing to do about a failure: the descriptor is released either way (see `SystemCall`).
+        #if canImport(Glibc)
         _ = Glibc.close(fd)
         #else
-        // Nothing to do about a failure: the descriptor is released either way (see `SystemCall`).
         _ = Darwin.close(fd)
         #endif
     }
@@ -149,18 +148,6 @@ package enum LibC {
         #if os(Linux)
         var address = unspecifiedAddress()
         try SystemCall.run("connect AF_UNSPEC") { Glibc.connect(fd, &address, socklen_t(MemoryLayout<sockaddr>.size)) }
-        #endif
-    }
-
-    /// Makes the kernel abort a TCP connection whose sent data stays unacknowledged, or unsent
-    /// for a zero window (a client that stopped reading), for `ms` milliseconds: TCP_USER_TIMEOUT,
-    /// Linux only; nothing elsewhere (libmicrohttpd's idle timer stays on there).
-    package static func abortStalledSends(_ fd: Int32, afterMs ms: Int) throws(SystemCallError) {
-        #if os(Linux)
-        var value = UInt32(clamping: ms)
-        try SystemCall.run("setsockopt TCP_USER_TIMEOUT") {
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &value, socklen_t(MemoryLayout<UInt32>.size))
-        }
         #endif
     }
 
