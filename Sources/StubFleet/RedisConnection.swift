@@ -58,8 +58,7 @@ final class RedisConnection: @unchecked Sendable {
             do { try LibC.setNonBlocking(made.pointee.fd) } catch {
                 throw StoreError(description: "cannot use the connection to \(url.redacted): \(error)")
             }
-            // Keepalive only finds a store that vanished sooner; a socket refusing it still works,
-            // and every call has its own deadline.
+            // Keepalive only finds a vanished store sooner; a socket refusing it works, and calls have deadlines.
             _ = redisEnableKeepAlive(made)
         }
         if let password = url.password {
