@@ -62,3 +62,14 @@ extension LibC {
         #endif
     }
 }
+
+extension LibC {
+    /// The inode of the file or socket open as `fd`, or nil when `fd` is not open: with it, a
+    /// descriptor handed to a library that may have closed it can be told from a new one that
+    /// reused its number.
+    package static func inode(of fd: Int32) -> UInt64? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return UInt64(info.st_ino)
+    }
+}

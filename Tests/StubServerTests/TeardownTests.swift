@@ -1,5 +1,5 @@
 import Foundation
-import StubServer
+@testable import StubServer
 import StubSystem
 import StubTestSupport
 import StubTesting
@@ -71,9 +71,32 @@ import Testing
             let server = try await TeardownTests.cycle(stubs: stubs.url)
             #expect(server.object == nil, "a stopped server is still retained")
         }
-        #expect(TeardownTests.serverThreads() == threads)
-        let after = TeardownTests.openDescriptors()
-        #expect(after.count == descriptors.count, "\(after) against \(descriptors)")
+        // Nothing more than before: a server another test left to its end may let go of its own
+        // meanwhile, but these cycles add no thread and no descriptor.
+        let after = TeardownTests.serverThreads()
+        for name in Set(after) {
+            #expect(after.filter { $0 == name }.count <= threads.filter { $0 == name }.count, "\(after) against \(threads)")
+        }
+        let descriptorsAfter = TeardownTests.openDescriptors()
+        #expect(descriptorsAfter.count <= descriptors.count, "\(descriptorsAfter) against \(descriptors)")
+    }
+}
+
+extension TeardownTests {
+    /// libmicrohttpd closes the listen socket it was given when its start fails (0.9.75, on a TLS
+    /// key it refuses); closing it again closed whatever had reused the number since, in one run
+    /// a libmicrohttpd daemon's own socket, which then aborted the process.
+    @Test func aListenSocketTheLibraryClosedIsNotClosedAgain() throws {
+        let socket = try ListenSocket.open(host: "127.0.0.1", port: 0)
+        let other = try ListenSocket.open(host: "127.0.0.1", port: 0)
+        // The library closes it, and another socket takes its number.
+        close(socket.fd)
+        #expect(dup2(other.fd, socket.fd) == socket.fd)
+        socket.closeIfStillOurs()
+        #expect(LibC.inode(of: socket.fd) == other.inode, "the socket that took the number was closed")
+        close(socket.fd)
+        other.closeIfStillOurs()
+        #expect(LibC.inode(of: other.fd) == nil)
     }
 }
 

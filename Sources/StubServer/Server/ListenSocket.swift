@@ -12,6 +12,16 @@ struct ListenSocket {
     let fd: Int32
     let port: Int
     let isIPv6: Bool
+    /// The socket's inode, read when it was made (see `closeIfStillOurs`).
+    var inode: UInt64? = nil
+
+    /// Closes the socket unless a library it was handed to closed it already: libmicrohttpd
+    /// closes its listen socket itself when a start fails part-way (0.9.75, on a TLS key it
+    /// refuses), and a second close would close whatever reused the number since.
+    func closeIfStillOurs() {
+        guard let inode, LibC.inode(of: fd) == inode else { return }
+        LibC.close(fd)
+    }
 
     /// The sockets for `host`: for `localhost` one on 127.0.0.1 and one on ::1 with the same port
     /// (clients resolve localhost to either first), or 127.0.0.1 alone where IPv6 is missing; for
@@ -90,7 +100,7 @@ struct ListenSocket {
             var storage = sockaddr_in6()
             var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
             try SystemCall.run("getsockname") { withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } } }
-            return ListenSocket(fd: fd, port: LibC.port(of: storage), isIPv6: isIPv6)
+            return ListenSocket(fd: fd, port: LibC.port(of: storage), isIPv6: isIPv6, inode: LibC.inode(of: fd))
         } catch {
             close(fd)
             throw error

@@ -62,7 +62,7 @@ final class ServerParts: @unchecked Sendable {
         for daemon in daemons { daemon.stop() }
         daemons = []
         bridge = nil
-        for socket in sockets { LibC.close(socket.fd) }
+        for socket in sockets { socket.closeIfStillOurs() }
         sockets = []
         // The conversation record lets go of the hub it steered.
         control?.conversations.attach(nil)
