@@ -39,13 +39,8 @@ extension LibC {
     /// True when a connected socket is finished: the peer closed it (a read would return end of
     /// file) or it failed (reset). One non-blocking peek, which leaves waiting bytes in place.
     package static func connectionFinished(_ fd: Int32) -> Bool {
-        var byte: UInt8 = 0
-        #if canImport(Glibc)
-        let n = Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
-        #else
-        let n = Darwin.recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT)
-        #endif
-        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+        let (n, code) = peek(fd)
+        return n == 0 || (n < 0 && code != EAGAIN && code != EWOULDBLOCK && code != EINTR)
     }
 }
 

@@ -13,13 +13,18 @@ package enum LibC {
     /// True when the peer of a connected socket has closed its side (a read would return end of
     /// file now): one non-blocking peek, which leaves any waiting bytes where they are.
     package static func peerClosed(_ fd: Int32) -> Bool {
+        peek(fd).count == 0
+    }
+
+    /// One non-blocking `recv` of a byte with MSG_PEEK: what it returned, and errno after it.
+    package static func peek(_ fd: Int32) -> (count: Int, errno: Int32) {
         var byte: UInt8 = 0
         #if canImport(Glibc)
         let n = Glibc.recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
         #else
         let n = Darwin.recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT)
         #endif
-        return n == 0
+        return (n, errno)
     }
 
     /// read(2).

@@ -21,25 +21,9 @@ enum BodySecrets {
             let replacement = marker(value)
             guard replacement != value else { return Array(part) }
             changed = true
-            return Array(part[...equals]) + Array(percentEncoded(replacement).utf8)
+            return Array(part[...equals]) + Array(replacement.percentEncodedComponent().utf8)
         }
         guard changed else { return nil }
         return Array(parts.joined(separator: [UInt8(ascii: "&")]))
-    }
-
-    /// `text` with every byte but letters, digits and `-._~` percent-encoded.
-    private static func percentEncoded(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(byte)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }
