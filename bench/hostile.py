@@ -364,7 +364,7 @@ def admin(binary):
     steps = ",".join(['"200"'] * (15 * 1024 * 1024 // 6))
     body = ('{"sequence": [' + steps + "]}").encode()
     try:
-        answer = raw(ports[0], b"PUT /__stubd/routes/app/users HTTP/1.1\r\nHost: x\r\nX-Stub-Session: s1\r\nConnection: close\r\nContent-Length: "
+        answer = raw(ports[0], b"PUT /__stubd/routes/app/users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Stub-Session: s1\r\nConnection: close\r\nContent-Length: "
                      + str(len(body)).encode() + b"\r\n\r\n" + body, wait=30)
     except OSError:
         answer = b"HTTP/1.1 reset"
