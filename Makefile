@@ -28,7 +28,7 @@ test: deps
 	swift test --package-path Examples --scratch-path .build/make-test --skip-build --no-parallel
 
 ## The same suite and portable re-run against libmicrohttpd 1.0.1 (what macOS users get from
-## Homebrew), built from ../shared/vendor into .build/; says so and skips without it (fails under CI=true)
+## Homebrew), built from ../shared/vendor into .build/; says so and skips without it (under CI=true, fails when ../shared is there without it)
 test-mhd1: deps
 	scripts/test-mhd1.sh
 
@@ -39,7 +39,7 @@ routes: deps
 	swift run stubd routes Stubs
 
 ## The JSON Schema Test Suite and real OpenAPI documents from ../shared/corpus (see bench/conformance.py);
-## says so and skips without it (fails under CI=true)
+## says so and skips without it (under CI=true, fails when ../shared is there without it)
 conformance: deps
 	python3 bench/conformance.py
 

@@ -157,7 +157,9 @@ def main():
     parser.add_argument("--document", action="append", default=[], metavar="TITLE=PATH",
                         help="one more OpenAPI document, outside the corpus (fetched by hand)")
     args = parser.parse_args()
-    ci = os.environ.get("CI", "").lower() == "true"
+    # Under CI a corpus missing from a ../shared that is there is a broken set-up and fails; a
+    # clone with no ../shared at all is a supported layout, which says it ran nothing.
+    ci = os.environ.get("CI", "").lower() == "true" and os.path.isdir(os.path.dirname(os.path.abspath(args.corpus)))
     if not os.path.isdir(args.corpus):
         print(f"conformance: no corpus at {args.corpus}; nothing run{UNDER_CI if ci else ''}.\n"
               "Put the material in ../shared/corpus (or pass --corpus DIR):\n"

@@ -14,12 +14,14 @@ prefix=$PWD/.build/libmicrohttpd-$version
 scratch=.build/with-libmicrohttpd-$version
 
 if [[ ! -f $tarball ]]; then
-  if [[ ${CI:-} == [Tt][Rr][Uu][Ee] ]]; then
+  # A clone with no ../shared at all is a supported layout (make test passes without it); one
+  # whose ../shared lacks the tarball is a broken one, which CI may not pass over.
+  if [[ ${CI:-} == [Tt][Rr][Uu][Ee] && -d ../shared ]]; then
     echo "test-mhd1: $tarball not found under CI=true, where the run against libmicrohttpd $version may not skip:" \
       ".ci/run expects ../shared/vendor beside the checkout (or STUBD_MHD1_TARBALL)" >&2
     exit 1
   fi
-  echo "test-mhd1: $tarball not found; skipping the run against libmicrohttpd $version (under CI=true this fails)"
+  echo "test-mhd1: NOT RUN: $tarball not found; skipping the run against libmicrohttpd $version (under CI=true with ../shared present this fails)"
   exit 0
 fi
 echo "$sha  $tarball" | sha256sum -c --quiet - || { echo "test-mhd1: $tarball is not the release it should be" >&2; exit 1; }

@@ -16,8 +16,8 @@ extension RequiredTool {
     /// skips, except under CI, where a skip would pass for a success and the test fails instead.
     package static func verdict(missing: [RequiredTool], ci: Bool) -> Verdict {
         guard !missing.isEmpty else { return .run }
-        guard ci else { return .skip }
-        let named = missing.map { "\($0.rawValue) is missing under CI=true, where a test may not skip: \($0.inCI)" }
+        guard ci, missing.contains(where: \.failsUnderCI) else { return .skip }
+        let named = missing.filter(\.failsUnderCI).map { "\($0.rawValue) is missing under CI=true, where a test may not skip: \($0.inCI)" }
         return .fail(named.joined(separator: "; "))
     }
 
