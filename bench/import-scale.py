@@ -37,7 +37,9 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import ROOT, build_release  # noqa: E402
+
 HOST = "api.bench.example"
 
 
@@ -97,14 +99,6 @@ FORMATS = {
     "pact": ("import-pact", "pact.json", pact),
     "har-tokens": ("import-har", "capture.har", har_tokens),
 }
-
-
-def build_release():
-    lock = ["flock", "/tmp/stubd-swift.lock"]
-    subprocess.run(lock + ["swift", "build", "-c", "release", "--product", "stubd"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout.strip()
-    return os.path.join(out, "stubd")
 
 
 def import_once(binary, command, source, stubs, n):

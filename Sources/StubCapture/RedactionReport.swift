@@ -11,8 +11,9 @@ package struct RedactionReport: Sendable {
     /// `header Authorization` → 12, `body field access_token` → 3, …
     package private(set) var counts: [String: Int] = [:]
     /// Secret values seen (at least 6 characters; shorter ones would scrub ordinary text).
-    private(set) var values: Set<String> = [] { didSet { scrubber = nil } }
-    /// The values indexed for `scrub`, made again after they change.
+    private(set) var values: Set<String> = []
+    /// The values indexed for `scrub`, made again after a new one is added (`add`): the same
+    /// token on every request of a recording does not rebuild it per exchange.
     private var scrubber: SecretScrubber?
 
     /// An empty report.
@@ -35,11 +36,11 @@ package struct RedactionReport: Sendable {
 
     mutating func remember(_ value: String) {
         let trimmed = value.trimmingWhitespace()
-        if trimmed.count >= 6 { values.insert(trimmed) }
+        if trimmed.count >= 6 { add(trimmed) }
         // `Bearer abc…`, `Basic …`: the credential alone may appear elsewhere.
         if let space = trimmed.firstIndex(of: " ") {
             let credential = String(trimmed[trimmed.index(after: space)...])
-            if credential.count >= 6 { values.insert(credential) }
+            if credential.count >= 6 { add(credential) }
         }
     }
 
@@ -52,8 +53,13 @@ package struct RedactionReport: Sendable {
             let name = part[..<eq].trimmingWhitespace()
             let value = String(part[part.index(after: eq)...]).trimmingWhitespace()
             guard value.count >= 6 else { continue }
-            if SecretPolicy.isCredentialCookie(name, policy: policy) || SecretPolicy.looksRandom(value) { values.insert(value) }
+            if SecretPolicy.isCredentialCookie(name, policy: policy) || SecretPolicy.looksRandom(value) { add(value) }
         }
+    }
+
+    /// Remembers a secret value; the scrubber's index is made again only when it is new.
+    private mutating func add(_ value: String) {
+        if values.insert(value).inserted { scrubber = nil }
     }
 
     /// How many secret values are known, to tell when a new one turned up.
@@ -62,7 +68,7 @@ package struct RedactionReport: Sendable {
     /// Adds another report's counts and values.
     package mutating func merge(_ other: RedactionReport) {
         for (k, v) in other.counts { counts[k, default: 0] += v }
-        values.formUnion(other.values)
+        for value in other.values { add(value) }
     }
 
     /// `text` with every captured secret value replaced by `REDACTED`, and how many were replaced.

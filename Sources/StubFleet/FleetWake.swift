@@ -12,18 +12,8 @@ final class FleetWake: Sendable {
     private let writeFD: Int32
 
     init() throws(SystemCallError) {
-        var fds: [Int32] = [-1, -1]
-        try SystemCall.run("pipe") { pipe(&fds) }
         // Non-blocking both ways: `signal` never waits on a full pipe, `drain` never on an empty one.
-        do {
-            for fd in fds { try LibC.setNonBlocking(fd) }
-        } catch {
-            close(fds[0])
-            close(fds[1])
-            throw error
-        }
-        readFD = fds[0]
-        writeFD = fds[1]
+        (readFD, writeFD) = try LibC.makeWakePipe()
     }
 
     deinit {

@@ -37,7 +37,6 @@ package struct GraphQLOperations: Sendable {
         let name: String?
         let selections: [Selection]
         let line: Int
-        let column: Int
         var variables: [VariableDefinition] = []
         var directives: [GraphQLDirective] = []
     }
@@ -75,7 +74,7 @@ private struct OperationReader {
         while !tokens.atEnd {
             let (line, column) = (tokens.current.line, tokens.current.column)
             if tokens.current.kind == .punctuator("{") {
-                operations.append(.init(kind: "query", name: nil, selections: try selectionSet(), line: line, column: column))
+                operations.append(.init(kind: "query", name: nil, selections: try selectionSet(), line: line))
                 continue
             }
             guard let keyword = tokens.name() else { throw tokens.fail("expected an operation or a fragment") }
@@ -84,7 +83,7 @@ private struct OperationReader {
                 let name = tokens.name()
                 let variables = try variableDefinitions()
                 let directives = try tokens.directives(constant: false)
-                operations.append(.init(kind: keyword, name: name, selections: try selectionSet(), line: line, column: column, variables: variables,
+                operations.append(.init(kind: keyword, name: name, selections: try selectionSet(), line: line, variables: variables,
                                         directives: directives))
             case "fragment":
                 let name = try tokens.expectName("a fragment name")

@@ -68,3 +68,21 @@ extension LibC {
         return UInt64(info.st_ino)
     }
 }
+
+extension LibC {
+    /// A pipe for waking a thread that waits in poll(2), non-blocking both ways: a wake-up never
+    /// waits on a full pipe (a full one already holds a wake-up), and the drain stops at an empty
+    /// one. On failure nothing is left open.
+    package static func makeWakePipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        try SystemCall.run("pipe") { pipe(&fds) }
+        do {
+            for fd in fds { try setNonBlocking(fd) }
+        } catch {
+            close(fds[0])
+            close(fds[1])
+            throw error
+        }
+        return (fds[0], fds[1])
+    }
+}

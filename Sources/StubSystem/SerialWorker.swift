@@ -14,16 +14,12 @@ package final class SerialWorker: Sendable {
 
     /// Starts the worker's thread, named `name`.
     package init(name: String) throws(SystemCallError) {
-        var fds: [Int32] = [-1, -1]
-        try SystemCall.run("pipe") { pipe(&fds) }
-        let ends = (read: fds[0], write: fds[1])
+        // Non-blocking both ways: the drain below stops at an empty pipe, and `submit` never
+        // waits on a full one (thousands of jobs queued behind a slow one).
+        let ends = try LibC.makeWakePipe()
         wake = ends
         let jobs = self.jobs
         do {
-            // Non-blocking both ways: the drain below stops at an empty pipe, and `submit` never
-            // waits on a full one (thousands of jobs queued behind a slow one).
-            try LibC.setNonBlocking(ends.read)
-            try LibC.setNonBlocking(ends.write)
             thread = try StoppableThread(name: name) { stopFD in
                 var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: ends.read, events: Int16(POLLIN), revents: 0)]
                 var scratch = [UInt8](repeating: 0, count: 64)

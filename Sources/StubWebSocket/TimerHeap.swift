@@ -18,10 +18,6 @@ struct TimerHeap<Payload> {
     /// The earliest due time.
     var next: UInt64? { items.first?.due }
 
-    var isEmpty: Bool { items.isEmpty }
-
-    var count: Int { items.count }
-
     mutating func push(_ due: UInt64, _ payload: Payload) {
         items.append(Item(due: due, order: pushes, payload: payload))
         pushes &+= 1

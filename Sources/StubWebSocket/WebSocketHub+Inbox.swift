@@ -72,9 +72,6 @@ extension WebSocketHub {
 
     /// Forgets the peers whose connections are closed, giving back their places.
     private func forgetFinished() {
-        for peer in peers.values where peer.finished {
-            peers[peer.id] = nil
-            unreserve()
-        }
+        for peer in peers.values where peer.finished { forget(peer) }
     }
 }

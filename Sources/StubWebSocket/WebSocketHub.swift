@@ -68,22 +68,17 @@ package final class WebSocketHub: ConversationSteering, ConversationRoom, @unche
     package init(book: ConversationBook, useEpoll: Bool, limits: WebSocketLimits = WebSocketLimits()) throws(SystemCallError) {
         self.book = book
         self.limits = limits
-        var fds: [Int32] = [-1, -1]
-        try SystemCall.run("pipe") { pipe(&fds) }
-        inbox = Locked(Inbox(wake: (fds[0], fds[1])))
+        let wake = try LibC.makeWakePipe()
+        inbox = Locked(Inbox(wake: wake))
+        watch = SocketWatch(useEpoll: useEpoll)
         do {
-            for fd in fds { try LibC.setNonBlocking(fd) }
-            watch = SocketWatch(useEpoll: useEpoll)
             thread = try StoppableThread(name: "stubd-websocket") { [unowned self] stopFD in self.run(stopFD: stopFD) }
         } catch {
-            LibC.close(fds[0])
-            LibC.close(fds[1])
+            LibC.close(wake.read)
+            LibC.close(wake.write)
             throw error
         }
     }
-
-    /// The conversations open now (and 101s on their way).
-    package var openCount: Int { places.load(ordering: .relaxed) }
 
     /// Takes a place for a conversation about to open; false when `limits.conversations` are taken.
     package func reserve() -> Bool {
@@ -204,20 +199,22 @@ package final class WebSocketHub: ConversationSteering, ConversationRoom, @unche
     /// for what it waits for, and its next timer known to the heap.
     private func settle(_ peer: WebSocketPeer) {
         if !peer.finished { bound(peer) }
-        if peer.finished {
-            // Its socket was forgotten before it was closed (`adopt`'s release).
-            totalQueued -= peer.countedQueue
-            peers[peer.id] = nil
-            scheduled[peer.id] = nil
-            places.subtract(1, ordering: .relaxed)
-            return
-        }
+        if peer.finished { return forget(peer) }
         let events = peer.wantedEvents
         watch.watch(peer.fd, token: UInt64(peer.id), read: events.read, write: events.write)
         if let due = peer.timers.next, scheduled[peer.id].map({ due < $0 }) ?? true {
             scheduled[peer.id] = due
             timers.push(due, peer.id)
         }
+    }
+
+    /// Lets go of a finished peer and gives back its place. Its socket was forgotten by the watch
+    /// before it was closed (`adopt`'s release).
+    func forget(_ peer: WebSocketPeer) {
+        totalQueued -= peer.countedQueue
+        peers[peer.id] = nil
+        scheduled[peer.id] = nil
+        unreserve()
     }
 
     /// Counts what waits for `peer`'s client: past its bound the client is not read until half

@@ -121,9 +121,7 @@ package enum RequiredTool: String, CaseIterable, Sendable {
 
 /// The answers, each computed once (a static `let` is initialised lazily and only once).
 private enum Probe {
-    static let storeServer: String? = ["valkey-server", "redis-server"].lazy.compactMap { name in
-        ["/usr/bin/", "/usr/local/bin/", "/usr/sbin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }.first
+    static let storeServer: String? = RequiredTool.onPath("valkey-server") ?? RequiredTool.onPath("redis-server")
     static let redisServer = storeServer != nil
     // The tests start /usr/sbin/haproxy, where Debian puts it.
     static let haproxy = FileManager.default.isExecutableFile(atPath: "/usr/sbin/haproxy")

@@ -67,7 +67,7 @@ import Glibc
             // every byte was read and its echo queued (about 200 MB a second).
             var accepted = 0
             for _ in 0..<256 {
-                let sent = message.withUnsafeBytes { send(client.socket.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = message.withUnsafeBytes { LibC.sendNoSignal(client.socket.fd, $0.baseAddress, $0.count) }
                 guard sent > 0 else { break }
                 accepted += sent
                 if sent < message.count { break }

@@ -22,9 +22,9 @@ public enum DelaySpec: Sendable, Equatable {
             let u2 = Double.random(in: 0..<1, using: &rng)
             let z = (-2 * LibC.log(u1)).squareRoot() * LibC.cos(2 * Double.pi * u2)
             let value = median * LibC.exp(sigma * z)
-            // A huge median or sigma puts the draw beyond `Int` (∞, or NaN for 0 × ∞): it is
-            // capped before it becomes an `Int`.
-            if value.isNaN { return 0 }
+            // A huge median or sigma puts the draw beyond `Int` (∞, or NaN for 0 × ∞), and a
+            // negative median below it: it is capped before it becomes an `Int`.
+            guard value > 0 else { return 0 }
             return value >= Double(cap) ? cap : Swift.max(0, Int(value.rounded()))
         }
     }

@@ -46,22 +46,12 @@ final class UpstreamClient: @unchecked Sendable {
     /// A client with its thread running. `trust` checks HTTPS upstreams (nil: plain HTTP only).
     init(trust: UpstreamTrust?) throws(UpstreamFailure) {
         self.trust = trust
-        var fds: [Int32] = [-1, -1]
-        do { try SystemCall.run("pipe") { pipe(&fds) } } catch { throw UpstreamFailure(.cancelled, "the proxy cannot start: \(error)") }
-        wake = (fds[0], fds[1])
         // Non-blocking both ways: `poke` never waits on a full pipe, the thread's drain never on an empty one.
-        do {
-            for fd in fds { try LibC.setNonBlocking(fd) }
-        } catch {
-            close(fds[0])
-            close(fds[1])
-            throw UpstreamFailure(.cancelled, "the proxy cannot start: \(error)")
-        }
+        do { wake = try LibC.makeWakePipe() } catch { throw UpstreamFailure(.cancelled, "the proxy cannot start: \(error)") }
         switch LibC.startThread(name: "stubd-upstream", { [self] in run() }) {
         case .success(let started): thread = started
         case .failure(let error):
-            close(fds[0])
-            close(fds[1])
+            // `self` is whole by now: its deinit closes the wake pipe.
             throw UpstreamFailure(.cancelled, "the proxy cannot start: \(error)")
         }
     }

@@ -28,8 +28,7 @@ final class UpstreamSocket {
             throw UpstreamFailure(.cannotConnect, "cannot connect to \(origin.text): \(error)")
         }
         do {
-            let flags = try SystemCall.run("fcntl", { fcntl(fd, F_GETFL) })
-            try SystemCall.run("fcntl", { fcntl(fd, F_SETFL, flags | O_NONBLOCK) })
+            try LibC.setNonBlocking(fd)
             // A child started meanwhile must not keep the upstream's connection open (Darwin has no SOCK_CLOEXEC).
             try SystemCall.run("fcntl FD_CLOEXEC", { fcntl(fd, F_SETFD, FD_CLOEXEC) })
             var one: Int32 = 1

@@ -120,9 +120,9 @@ public final class StubServer: Sendable {
                 running.watcher = try StubWatcher(directory: directory.path, forcePolling: configuration.watchMode == .poll,
                                                   onChange: { _ = store.reloadNow() })
             }
-            for socket in plain + secure {
-                running.daemons.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge,
-                                                     tls: secure.contains { $0.fd == socket.fd } ? configuration.tls : nil))
+            let listeners = plain.map { ($0, nil as StubServerConfiguration.TLS?) } + secure.map { ($0, configuration.tls) }
+            for (socket, tls) in listeners {
+                running.daemons.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge, tls: tls))
                 running.socketTaken(socket)
             }
         } catch {

@@ -29,17 +29,15 @@ package final class RawWriter: Sendable {
     private let thread: Locked<StoppableThread?>
 
     package init() throws(SystemCallError) {
-        var fds: [Int32] = [-1, -1]
-        try SystemCall.run("pipe") { pipe(&fds) }
-        state = Locked(State(wake: (fds[0], fds[1])))
+        let wake = try LibC.makeWakePipe()
+        state = Locked(State(wake: wake))
         thread = Locked(nil)
         do {
-            for fd in fds { try LibC.setNonBlocking(fd) }
             let made = try StoppableThread(name: "stubd-rawwrite") { [state] stopFD in RawWriter.run(state, stopFD: stopFD) }
             thread.withLock { $0 = made }
         } catch {
-            LibC.close(fds[0])
-            LibC.close(fds[1])
+            LibC.close(wake.read)
+            LibC.close(wake.write)
             throw error
         }
     }

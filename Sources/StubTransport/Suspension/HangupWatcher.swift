@@ -72,6 +72,13 @@ package final class HangupWatcher: @unchecked Sendable {
         #endif
     }
 
+    /// Shuts every watched socket, under the lock `unwatch` takes: a connection lets go of its
+    /// socket only after it is unwatched, so no socket is touched after its connection closed it.
+    package func shutWatched() {
+        // A socket already shut or reset by its client answers ENOTCONN: it is closing anyway.
+        watched.withLock { watched in for fd in watched.keys { LibC.shutdownBoth(fd) } }
+    }
+
     /// Stops the thread. Safe to call twice.
     func stop() {
         guard let thread else { return }

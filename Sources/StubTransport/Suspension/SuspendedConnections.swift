@@ -19,9 +19,6 @@ package final class SuspendedConnections: Sendable {
     /// Tickets whose client the watcher saw leave, until their connection runs again.
     private let gone: Locked<Set<UInt64>>
     private let watcher: HangupWatcher?
-    /// The socket of each suspended connection that has one, by ticket: for a stop that finds
-    /// connections still suspended after a drain (`shutSuspendedSockets`).
-    private let sockets = Locked<[UInt64: Int32]>([:])
 
     /// `suspend` and `resume` act on a handle; `resume` is called from the timer thread, from
     /// `resumeEarly`'s caller, or from `drain`. `watchHangups` turns on the watcher (epoll when
@@ -62,7 +59,6 @@ package final class SuspendedConnections: Sendable {
         // Scheduled after the suspend: the timer thread may resume at once.
         let ticket = scheduler.schedule(handle, at: deadline)
         mark.ticket = ticket
-        if let fd { sockets.withLock { $0[ticket] = fd } }
         if let watcher, let fd {
             mark.fd = fd
             watcher.watch(fd, ticket: ticket)
@@ -95,7 +91,6 @@ package final class SuspendedConnections: Sendable {
     private func release(_ mark: inout SuspensionMark) {
         mark.isSuspended = false
         suspended.subtract(1, ordering: .relaxed)
-        sockets.withLock { _ = $0.removeValue(forKey: mark.ticket) }
         if mark.fd >= 0 {
             watcher?.unwatch(mark.fd)
             mark.fd = -1
@@ -121,14 +116,11 @@ package final class SuspendedConnections: Sendable {
         return count <= 0
     }
 
-    /// Shuts the sockets of the connections still suspended (a drain ran out of time): the next
-    /// read or write libmicrohttpd makes on one fails, and it closes the connection. Under the
-    /// lock that their release takes, so no socket is touched after its connection let it go.
+    /// Shuts the sockets of the connections still suspended (a drain ran out of time), as the
+    /// hang-up watcher knows them: the next read or write libmicrohttpd makes on one fails, and it
+    /// closes the connection. (Without the watcher, which only tests turn off, none is shut.)
     package func shutSuspendedSockets() {
-        sockets.withLock { sockets in
-            // A socket already shut or closed by its client answers ENOTCONN: nothing more to do.
-            for fd in sockets.values { LibC.shutdownBoth(fd) }
-        }
+        watcher?.shutWatched()
         scheduler.resumeAll()
     }
 
