@@ -18,7 +18,7 @@ package struct AdminAPI: Sendable {
         "GET /__stubd/conversations", "POST /__stubd/conversations/send", "POST /__stubd/conversations/close",
         "GET /__stubd/conversations/{id}", "POST /__stubd/conversations/{id}/send", "POST /__stubd/conversations/{id}/close",
         "POST /__stubd/reset", "POST /__stubd/reload", "GET /__stubd/ui",
-    ]
+    ] + memoryEndpoints
 
     let control: StubControl
     let host: any AdminHost
@@ -109,6 +109,8 @@ package struct AdminAPI: Sendable {
             return sessions(request, parts: parts)
         case ("conversations", _):
             return conversations(request, parts: parts, session: session)
+        case ("state", _), ("seed", _), ("collections", _):
+            return memory(request, parts: parts, session: session) ?? .error(404, "unknown admin endpoint", [("path", .string(request.path))])
         case ("reset", 1):
             guard request.method == "POST" else { return notAllowed(["POST"]) }
             guard control.reset(session: session, requireStore: true) else { return storeAwayReply }

@@ -49,6 +49,7 @@ enum JournalEntryWriter {
         w.key("clientGone"); if r.clientGone { w.bool(true) } else if r.stream == nil { w.raw("null") } else { w.bool(false) }
         w.key("session"); w.optional(r.session)
         w.key("selection"); w.value(AdminAPI.selectionJSON(r))
+        if !r.stateChanges.isEmpty { w.key("stateChanges"); w.value(.array(r.stateChanges.map(JSONValue.string))) }
         w.key("nearMisses"); w.value(r.proxied ? .null : (r.nearMisses ?? .null))
         if let replica { w.key("replica"); w.string(replica) }
         w.close()

@@ -118,6 +118,8 @@ public struct RequestRecord: Sendable {
     /// Why the variant was chosen: `request` (a control header or parameter), `sequence`,
     /// `override`, `when` (its conditions held) or `default`; nil when no variant was served.
     public var selection: String? { plan.selection?.rawValue }
+    /// What the request changed in state and collections (`state token`, `app/todos 4 created`).
+    public var stateChanges: [String] { plan.memoryChanges ?? [] }
     /// For a variant chosen by an admin sequence: which step, of how many.
     public var sequenceStep: (step: Int, of: Int)? { plan.sequenceStep }
 

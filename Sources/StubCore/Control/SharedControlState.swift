@@ -60,10 +60,13 @@ package protocol SharedControlState: AnyObject, Sendable {
 /// `StubFleet` module (`SharedStateStore.redis(…)`).
 public final class SharedStateStore: Sendable {
     package let backend: any SharedControlState
+    /// Where state values and collections are shared; nil keeps them per replica.
+    package let memoryStore: (any MemoryStore)?
 
     /// Wraps a backend.
-    package init(_ backend: any SharedControlState) {
+    package init(_ backend: any SharedControlState, memoryStore: (any MemoryStore)? = nil) {
         self.backend = backend
+        self.memoryStore = memoryStore
     }
 
     /// True while the store answers.

@@ -61,6 +61,8 @@ public final class StubControl: OverrideSource, Sendable {
     let clock: @Sendable () -> Double
     /// The fleet's store when replicas share control state (`--state`); nil for one process.
     package let shared: (any SharedControlState)?
+    /// State values and collections, per scope (reset with the scope).
+    package let memory: StubMemory
 
     /// Seconds a session's overrides and sequences survive without use (default 10 minutes).
     public static let defaultSessionTTLSeconds = 600.0
@@ -75,12 +77,13 @@ public final class StubControl: OverrideSource, Sendable {
     public init(journalSize: Int, sessionTTLSeconds: Double = StubControl.defaultSessionTTLSeconds,
                 maxSessions: Int = StubControl.defaultMaxSessions,
                 clock: @escaping @Sendable () -> Double = StubControl.monotonicSeconds,
-                sharedState: SharedStateStore? = nil, keepsCredentials: Bool = false) {
+                sharedState: SharedStateStore? = nil, keepsCredentials: Bool = false, memory: StubMemory? = nil) {
         let policy = SessionExpiry.Policy(ttlSeconds: max(1, sessionTTLSeconds), maxSessions: max(1, maxSessions))
         state = Locked(State(journal: RequestJournal(capacity: journalSize), sessions: SessionExpiry(policy: policy)))
         journalCapacity = max(0, journalSize)
         self.clock = clock
         shared = sharedState?.backend
+        self.memory = memory ?? StubMemory()
         self.keepsCredentials = keepsCredentials
         conversations = ConversationBook(keepsSecrets: keepsCredentials)
     }
@@ -152,12 +155,14 @@ public final class StubControl: OverrideSource, Sendable {
         state.withLock { $0.overrides[Scope(session)] ?? [:] }
     }
 
-    /// Clears overrides, sequences and the journal of one scope. In a fleet, `requireStore` (the
-    /// admin API) refuses, changing nothing, when the store did not take the reset (false).
+    /// Clears overrides, sequences, the journal, and state and collections of one scope. In a
+    /// fleet, `requireStore` (the admin API) refuses, changing nothing, when the store did not take
+    /// the reset (false).
     @discardableResult
     public func reset(session: String?, requireStore: Bool = false) -> Bool {
         let stored = shared?.reset(Scope(session)) ?? true
         if requireStore && !stored { return false }
+        do { try memory.reset(Scope(session)) } catch { if requireStore { return false } }
         state.withLock { s in
             let scope = Scope(session)
             s.overrides[scope] = nil

@@ -17,13 +17,13 @@ struct RouteJob {
         var routes: [Route] = []
         for outcome in results {
             for problem in outcome.problems { log.add(problem) }
-            if let route = outcome.route { routes.append(route) }
+            routes += outcome.routes
         }
         return routes
     }
 
     struct Outcome {
-        var route: Route?
+        var routes: [Route] = []
         var problems: [StubProblem] = []
     }
 
@@ -34,7 +34,7 @@ struct RouteJob {
             log.addFile("\(folder)/route.json", "missing; every folder inside a service is a route and needs a route.json")
             return Outcome(problems: log.problems)
         }
-        let route = RouteLoader(root: root, folder: folder, service: service, defaults: defaults, log: log, entries: list).load()
-        return Outcome(route: route, problems: log.problems)
+        let routes = RouteLoader(root: root, folder: folder, service: service, defaults: defaults, log: log, entries: list).load()
+        return Outcome(routes: routes, problems: log.problems)
     }
 }

@@ -16,15 +16,23 @@ package struct RouteLoader {
 
     /// The methods a route may have.
     package static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "CONNECT"]
-    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description", "operation", "kind", "etag", "lastModified", "websocket"]
+    static let routeKeys = ["method", "path", "headers", "default", "variants", "delay", "throttle", "description", "operation", "kind", "etag", "lastModified", "websocket", "collection"]
 
     var routeFile: String { "\(folder)/route.json" }
     /// The file an operation route keeps its GraphQL document in.
     package static let operationDocument = "operation.graphql"
 
-    func load() -> Route? {
+    /// The folder's route, or a collection's six.
+    func load() -> [Route] {
+        guard let json = StubLoader.readJSON(root: root, relative: routeFile, log: log) else { return [] }
+        if case .object(let members) = json, members.contains(where: { $0.key == "collection" }) {
+            return loadCollection(members, reader: ValueReader(file: routeFile, log: log))
+        }
+        return loadRoute(json).map { [$0] } ?? []
+    }
+
+    private func loadRoute(_ json: JSONValue) -> Route? {
         let problemsBefore = log.problems.count
-        guard let json = StubLoader.readJSON(root: root, relative: routeFile, log: log) else { return nil }
         let reader = ValueReader(file: routeFile, log: log)
         guard let members = reader.object(json, at: "", allowed: RouteLoader.routeKeys) else { return nil }
         let keys = Set(members.map(\.key))
@@ -143,7 +151,7 @@ package struct RouteLoader {
         return GraphQLDocument.operations(in: String(decoding: bytes, as: UTF8.self)).first { $0.name == name }?.kind
     }
 
-    private func checkTemplate(_ template: PathTemplate, reader: ValueReader) {
+    func checkTemplate(_ template: PathTemplate, reader: ValueReader) {
         var seen: Set<String> = []
         for name in template.parameterNames {
             if name.isEmpty || name.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "_" && $0 != "-" }) {

@@ -20,14 +20,19 @@ package enum StubLoader {
         var jobs: [RouteJob] = []
         var defaults = ServiceDefaults()
         var manifests: [String: [String: GraphQLEndpoints.PersistedOperation]] = [:]
+        var stateSeeds: [String: [String: JSONValue]] = [:]
         for folder in tree.folders {
             switch folder.role {
             case .root:
-                for entry in folder.entries where !entry.isDirectory && isStubFile(entry.name) {
+                if folder.entries.contains(where: { $0.name == stateFile && !$0.isDirectory }) { stateSeeds[""] = readState(root: root, relative: stateFile, log: log) }
+                for entry in folder.entries where !entry.isDirectory && isStubFile(entry.name) && entry.name != stateFile {
                     log.addFile(entry.name, "unexpected file at the top level; the stub directory holds service folders and route folders")
                 }
             case .service:
                 defaults = serviceDefaults(root: root, name: folder.relative, entries: folder.entries, log: log)
+                if folder.entries.contains(where: { $0.name == stateFile && !$0.isDirectory }) {
+                    stateSeeds[folder.relative] = readState(root: root, relative: "\(folder.relative)/\(stateFile)", log: log)
+                }
                 if let endpoint = defaults.graphqlPath, !defaults.graphqlManifest.isEmpty { manifests[endpoint] = defaults.graphqlManifest }
             case .route:
                 jobs.append(RouteJob(folder: folder.relative, service: folder.service,
@@ -36,11 +41,12 @@ package enum StubLoader {
         }
         let routes = RouteJob.run(jobs, root: root, log: log)
         reportDuplicates(routes, log: log)
+        checkStateNames(routes, seeds: stateSeeds, log: log)
         if routes.isEmpty && log.problems.isEmpty && !allowEmpty {
             log.addFile(".", "no routes found; add a folder with a route.json (see docs/stub-format.md)")
         }
         guard log.problems.isEmpty else { return .failure(StubLoadFailure(problems: log.problems)) }
-        return .success(StubCatalog(directory: root, routes: routes, warnings: tree.warnings, graphQLManifests: manifests))
+        return .success(StubCatalog(directory: root, routes: routes, warnings: tree.warnings, graphQLManifests: manifests, stateSeeds: stateSeeds))
     }
 
     /// A service folder's `_service.json`, and a problem for each file that does not belong there.
@@ -57,8 +63,9 @@ package enum StubLoader {
                 defaults.graphqlManifest = GraphQLEndpoints.readManifest(json, reader: ValueReader(file: relative, log: log))
             }
         }
-        for entry in entries where !entry.isDirectory && entry.name != "_service.json" && entry.name != defaults.graphqlManifestFile && isStubFile(entry.name) {
-            log.addFile("\(name)/\(entry.name)", "unexpected file in a service folder; expected _service.json or route folders")
+        for entry in entries where !entry.isDirectory && entry.name != "_service.json" && entry.name != stateFile
+            && entry.name != defaults.graphqlManifestFile && isStubFile(entry.name) {
+            log.addFile("\(name)/\(entry.name)", "unexpected file in a service folder; expected _service.json, _state.json or route folders")
         }
         return defaults
     }

@@ -122,15 +122,34 @@ struct ValueReader {
     }
 
     func condition(_ value: JSONValue, at path: String, parameters: [String]) -> RequestCondition? {
-        guard let members = object(value, at: path, allowed: ["path", "query", "headers", "body", "variables"]) else { return nil }
+        conditions(value, at: path, parameters: parameters).request
+    }
+
+    /// A `when` object: what it asks of the request, and what it asks of state (`"state"`, and
+    /// request values compared with a template such as `{{state.password}}`).
+    func conditions(_ value: JSONValue, at path: String, parameters: [String]) -> (request: RequestCondition?, state: StateCondition) {
+        var memory = StateCondition()
+        guard let members = object(value, at: path, allowed: ["path", "query", "headers", "body", "variables", "state"]) else { return (nil, memory) }
         var condition = RequestCondition()
         for (key, v) in members {
             let p = ValueReader.join(path, key)
+            if key == "state" {
+                memory.state = stateCondition(v, at: p)
+                continue
+            }
             guard let map = stringMap(v, at: p) else { continue }
-            let dict = Dictionary(map, uniquingKeysWith: { a, _ in a })
+            var dict: [String: String] = [:]
+            for (name, want) in map where dict[name] == nil {
+                // A value with a placeholder is compared per request, after rendering.
+                if want.contains("{{"), let template = template(want, at: ValueReader.join(p, name)) {
+                    memory.compared.append((StateCondition.Place(rawValue: key)!, name, template))
+                } else {
+                    dict[name] = want
+                }
+            }
             switch key {
             case "path":
-                for name in dict.keys where !parameters.contains(name) {
+                for (name, _) in map where !parameters.contains(name) {
                     fail(ValueReader.join(p, name), "expected a path parameter of the route (\(parameters.isEmpty ? "it has none" : parameters.joined(separator: ", "))), found \"\(name)\"")
                 }
                 condition.path = dict
@@ -140,6 +159,6 @@ struct ValueReader {
             default: condition.body = dict
             }
         }
-        return condition
+        return (condition, memory)
     }
 }

@@ -66,7 +66,8 @@ struct VariantContext {
         return Variant(name: name, status: finalStatus, headers: merged, body: draft.body ?? [], condition: draft.condition,
                        delay: draft.delay, throttleBytesPerSecond: draft.throttle, fault: draft.fault, template: template,
                        description: draft.description, stream: stream, cutAfter: draft.cutAfter,
-                       bodySource: draft.body == nil ? nil : draft.bodySource, conversation: draft.conversation, subscription: subscription)
+                       bodySource: draft.body == nil ? nil : draft.bodySource, conversation: draft.conversation, subscription: subscription,
+                       memory: draft.stateCondition.isEmpty && draft.changes == nil ? nil : VariantMemory(condition: draft.stateCondition, changes: draft.changes))
     }
 
     /// Reads one key of a variant's object into `draft`. Every key has its own case, so a new
@@ -86,7 +87,8 @@ struct VariantContext {
             draft.contentType = "application/json; charset=utf-8"
             draft.bodySource = "\(reader.file): \(p)"
         case .error: draft.errorValues = errorObject(value, at: p)
-        case .when: draft.condition = reader.condition(value, at: p, parameters: parameters)
+        case .when: (draft.condition, draft.stateCondition) = reader.conditions(value, at: p, parameters: parameters)
+        case .then: draft.changes = reader.stateChanges(value, at: p)
         case .description: draft.description = reader.string(value, at: p)
         case .template:
             guard case .bool(let flag) = value else { return reader.fail(p, "expected true or false, found \(value.kindDescription)") }

@@ -1,6 +1,6 @@
 /// The keys a variant's object in `route.json` may hold, in the order the format describes them.
 enum VariantKey: String, CaseIterable {
-    case status, headers, body, error, when, description, delay, throttle, fault, template, stream, keepOpen, etag, lastModified, conversation, next, complete
+    case status, headers, body, error, when, then, description, delay, throttle, fault, template, stream, keepOpen, etag, lastModified, conversation, next, complete
 }
 
 /// A variant as its keys are read, before it is checked whole and made a `Variant`.
@@ -12,6 +12,10 @@ struct VariantDraft {
     var body: [UInt8]?
     var contentType: String?
     var condition: RequestCondition?
+    /// The `when` parts that read state.
+    var stateCondition = StateCondition()
+    /// `then`: what the variant changes in state when it answers.
+    var changes: StateChanges?
     var delay: DelaySpec?
     var throttle: Int?
     var fault: Fault?

@@ -1,5 +1,8 @@
 /// A body with request values filled in per request (`"template": true` on a variant):
-/// `{{path.id}}`, `{{query.page}}`, `{{header.X-Name}}`, `{{body.field}}`, `{{method}}`, `{{request.path}}`.
+/// `{{path.id}}`, `{{query.page}}`, `{{header.X-Name}}`, `{{body.field}}` (`{{body.user.name}}`,
+/// `{{body.items.0.id}}` deeper in), `{{method}}`, `{{request.path}}`, state values
+/// (`{{state.token}}`), a value as JSON (`{{json body.user}}`), and the values that move with
+/// time and the seed (`TemplateHelper`).
 ///
 /// The body is split once at load time; rendering only concatenates. Values inserted into a JSON
 /// body are JSON-escaped, so a quote in a query value cannot break the document.
@@ -14,6 +17,14 @@ package struct ResponseTemplate: Sendable {
         case header(String)
         /// A top-level field of a JSON or form body.
         case body(String)
+        /// A value deeper in a JSON body, by member names and array indices (`user.name`, `items.0.id`).
+        case bodyPath([String])
+        /// A state value of the route's service (`StubMemory`).
+        case state(String)
+        /// A value inserted as JSON text rather than as a string's contents (`{{json body.user}}`).
+        indirect case json(Source)
+        /// A value that moves: the time, an id, a counter, a random or fake value.
+        case helper(TemplateHelper)
         /// The request method.
         case method
         /// The request path.
@@ -26,11 +37,14 @@ package struct ResponseTemplate: Sendable {
     }
 
     let parts: [Part]
+    /// The template as written (for messages that name it).
+    package var text: String { String(decoding: source, as: UTF8.self) }
+    private let source: [UInt8]
     /// True when values are escaped for a JSON string context.
     package let escapesJSON: Bool
 
     /// The placeholder forms, for error messages.
-    package static let forms = "{{path.NAME}}, {{query.NAME}}, {{header.NAME}}, {{body.NAME}}, {{method}} or {{request.path}}"
+    package static let forms = "{{path.NAME}}, {{query.NAME}}, {{header.NAME}}, {{body.NAME}}, {{state.NAME}}, {{json body.NAME}}, {{method}}, {{request.path}} or \(TemplateHelper.forms)"
 
     /// Splits `bytes` into literal runs and placeholders; an unknown placeholder is an error message.
     package static func parse(_ bytes: [UInt8], escapesJSON: Bool) -> Result<ResponseTemplate, TemplateError> {
@@ -42,8 +56,10 @@ package struct ResponseTemplate: Sendable {
             if i + 1 < bytes.count, bytes[i] == open[0], bytes[i + 1] == open[1],
                let end = ResponseTemplate.find(close, in: bytes, from: i + 2) {
                 let name = PathText.trimmed(Substring(String(decoding: bytes[(i + 2)..<end], as: UTF8.self)))
-                guard let source = ResponseTemplate.source(name) else {
-                    return .failure(TemplateError(message: "unknown placeholder {{\(name)}}; expected \(forms)"))
+                let source: Source
+                switch ResponseTemplate.placeholder(name) {
+                case .success(let found): source = found
+                case .failure(let error): return .failure(error)
                 }
                 if !literal.isEmpty { parts.append(.literal(literal)); literal = [] }
                 parts.append(.value(source))
@@ -54,7 +70,7 @@ package struct ResponseTemplate: Sendable {
             }
         }
         if !literal.isEmpty { parts.append(.literal(literal)) }
-        return .success(ResponseTemplate(parts: parts, escapesJSON: escapesJSON))
+        return .success(ResponseTemplate(parts: parts, source: bytes, escapesJSON: escapesJSON))
     }
 
     static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
@@ -66,6 +82,20 @@ package struct ResponseTemplate: Sendable {
         return nil
     }
 
+    /// The source a placeholder names, or what was expected instead.
+    static func placeholder(_ name: String) -> Result<Source, TemplateError> {
+        if let helper = TemplateHelper.parse(name) { return helper.map(Source.helper) }
+        if name.hasPrefix("json ") {
+            let inner = PathText.trimmed(Substring(name.dropFirst(5)))
+            guard let source = source(inner), source.readsValue else {
+                return .failure(TemplateError(message: "expected {{json body.NAME}}, {{json state.NAME}}, {{json query.NAME}} or {{json path.NAME}}, found {{\(name)}}"))
+            }
+            return .success(.json(source))
+        }
+        guard let source = source(name) else { return .failure(TemplateError(message: "unknown placeholder {{\(name)}}; expected \(forms)")) }
+        return .success(source)
+    }
+
     static func source(_ name: String) -> Source? {
         if name == "method" { return .method }
         if name == "request.path" { return .requestPath }
@@ -75,9 +105,47 @@ package struct ResponseTemplate: Sendable {
         case "path": return .path(key)
         case "query": return .query(key)
         case "header": return .header(key)
-        case "body": return .body(key)
+        case "body": return key.contains(".") ? .bodyPath(key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)) : .body(key)
+        case "state": return .state(key)
         default: return nil
         }
+    }
+
+    /// The state values the template reads, by name (checked against the service's at load time).
+    package var stateNames: [String] {
+        parts.compactMap { part in
+            switch part {
+            case .value(.state(let name)), .value(.json(.state(let name))): return name
+            default: return nil
+            }
+        }
+    }
+
+    /// True when rendering reads state, or draws from the seed or the counter: the route then
+    /// plans with its memory (`RequestView.memory`).
+    package var remembers: Bool {
+        parts.contains { part in
+            switch part {
+            case .value(.state), .value(.json(.state)), .value(.helper): return true
+            default: return false
+            }
+        }
+    }
+
+    /// The text before the first placeholder (all of it when there is none), and whether there is one.
+    var literalPrefix: (text: String, whole: Bool) {
+        var prefix: [UInt8] = []
+        for part in parts {
+            guard case .literal(let bytes) = part else { return (String(decoding: prefix, as: UTF8.self), false) }
+            prefix += bytes
+        }
+        return (String(decoding: prefix, as: UTF8.self), true)
+    }
+
+    /// True when the template is one placeholder and nothing else (a `then` value keeps its type).
+    var single: Source? {
+        guard parts.count == 1, case .value(let source) = parts[0] else { return nil }
+        return source
     }
 
     /// The path parameters the template refers to (checked against the route at load time).
@@ -104,26 +172,59 @@ package struct ResponseTemplate: Sendable {
         for part in parts {
             switch part {
             case .literal(let bytes): out += bytes
+            case .value(.json(let source)):
+                out += Array((value(of: source, &view) ?? .null).serialized().utf8)
             case .value(let source):
-                let value: String
-                switch source {
-                case .path(let name): value = view.parameter(name) ?? ""
-                case .query(let name): value = view.query(name) ?? ""
-                case .header(let name): value = view.header(name) ?? ""
-                case .body(let name): value = view.bodyField(name) ?? ""
-                case .method: value = view.head.method
-                case .requestPath: value = view.head.path
-                }
-                out += escapesJSON ? ResponseTemplate.jsonEscaped(value) : Array(value.utf8)
+                let text = self.text(of: source, &view)
+                out += escapesJSON ? ResponseTemplate.jsonEscaped(text) : Array(text.utf8)
             }
         }
         return out
+    }
+
+    /// The text a placeholder renders as; a value the request lacks is an empty string.
+    func text(of source: Source, _ view: inout RequestView) -> String {
+        switch source {
+        case .path(let name): return view.parameter(name) ?? ""
+        case .query(let name): return view.query(name) ?? ""
+        case .header(let name): return view.header(name) ?? ""
+        case .body(let name): return view.bodyField(name) ?? ""
+        case .bodyPath, .state, .json: return value(of: source, &view).map { $0.scalarText ?? $0.serialized() } ?? ""
+        case .method: return view.head.method
+        case .requestPath: return view.head.path
+        case .helper(let helper):
+            if let memory = view.memory { return memory.render(helper) }
+            var generator = SeededGenerator(seed: 0)
+            return helper.render(now: WallClock.unixSeconds(), generator: &generator, counter: 0)
+        }
+    }
+
+    /// A placeholder's value as JSON: the request's own type for body paths and state, a string
+    /// for the rest; nil when the request has none.
+    func value(of source: Source, _ view: inout RequestView) -> JSONValue? {
+        switch source {
+        case .bodyPath(let path): return view.bodyValue(at: path)
+        case .body(let name): return view.bodyValue(at: [name])
+        case .state(let name): return view.memory?.state(name)
+        case .json(let inner): return value(of: inner, &view)
+        case .path, .query, .header, .method, .requestPath, .helper: return .string(text(of: source, &view))
+        }
     }
 
     static func jsonEscaped(_ value: String) -> [UInt8] {
         var text = ""
         JSONValue.writeEscaped(value, to: &text)
         return Array(text.utf8.dropFirst().dropLast())
+    }
+}
+
+extension ResponseTemplate.Source {
+    /// True for a source with a value of the request or of state, which `{{json …}}` may insert.
+    var readsValue: Bool {
+        switch self {
+        case .path, .query, .header, .body, .bodyPath, .state: return true
+        case .json, .helper, .method, .requestPath: return false
+        }
     }
 }
 

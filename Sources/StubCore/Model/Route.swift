@@ -28,6 +28,8 @@ public final class Route: Sendable {
     /// Each variant's `when.path` resolved against `template`, by variant index; empty when no
     /// variant has one (most routes: no array is made for them).
     let pathConditions: [PathCondition?]
+    /// What the route remembers (state, values that move, a collection); nil for most routes.
+    package let memory: RouteMemory?
 
     /// The full path as written, e.g. `/api/v1/users/{id}`.
     public var fullPath: String { template.text }
@@ -36,7 +38,8 @@ public final class Route: Sendable {
 
     /// Makes a route; `defaultIndex` must be a valid index into `variants`.
     package init(id: String, service: String?, name: String, method: String, template: PathTemplate, variants: [Variant], defaultIndex: Int,
-                errorEnvelope: ErrorEnvelope? = nil, operation: String? = nil, operationKind: String? = nil, webSocket: WebSocketEndpoint? = nil) {
+                errorEnvelope: ErrorEnvelope? = nil, operation: String? = nil, operationKind: String? = nil, webSocket: WebSocketEndpoint? = nil,
+                memory: RouteMemory? = nil) {
         self.id = id
         self.service = service
         self.name = name
@@ -48,6 +51,7 @@ public final class Route: Sendable {
         self.operation = operation
         self.operationKind = operation == nil ? nil : (operationKind ?? "query")
         self.webSocket = webSocket
+        self.memory = memory ?? (variants.contains(where: RouteMemory.needed) ? RouteMemory(service: service ?? "") : nil)
         pathConditions = variants.contains { $0.condition?.path.isEmpty == false }
             ? variants.map { $0.condition.flatMap { PathCondition($0.path, template: template) } } : []
     }

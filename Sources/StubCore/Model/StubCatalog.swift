@@ -22,6 +22,8 @@ public final class StubCatalog: Sendable {
     /// then variant order), where the transport keeps one prepared response per variant, and
     /// where planning's first reads of it lie (`RouteHint`).
     private let hints: [RouteHint]
+    /// Initial state values and collections.
+    package let memory: MemoryCatalog
     private let indexByID: [String: Int]
 
     /// Makes a catalog from routes that have already been validated.
@@ -31,13 +33,14 @@ public final class StubCatalog: Sendable {
 
     /// Makes a catalog whose GraphQL endpoints have operation manifests (by endpoint path).
     package init(directory: String, routes: [Route], warnings: [StubProblem] = [], loadedAt: Date = Date(),
-                 graphQLManifests: [String: [String: GraphQLEndpoints.PersistedOperation]]) {
+                 graphQLManifests: [String: [String: GraphQLEndpoints.PersistedOperation]], stateSeeds: [String: [String: JSONValue]] = [:]) {
         self.directory = directory
         self.warnings = warnings
         self.routes = routes
         self.loadedAt = loadedAt
         self.matcher = RouteMatcher(routes: routes)
         self.graphql = GraphQLEndpoints(routes: routes, manifests: graphQLManifests)
+        memory = MemoryCatalog(stateSeeds: stateSeeds, routes: routes)
         var hints: [RouteHint] = []
         hints.reserveCapacity(routes.count)
         var next = 0

@@ -37,6 +37,8 @@ public final class Variant: Sendable {
     private let boxedConversation: ConversationBox?
     /// For a GraphQL subscription: what a `subscribe` over `graphql-transport-ws` streams.
     package let subscription: SubscriptionScript?
+    /// The `when` parts that read state and the `then` changes; nil for most variants.
+    package let memory: VariantMemory?
     /// Its `ETag` and `Last-Modified`, when its headers have either: a conditional GET is then
     /// answered `304` when they match (nil for a stream, whose events are not one representation).
     package let validators: Validators?
@@ -45,15 +47,17 @@ public final class Variant: Sendable {
     /// part checked with `path` (the resolved form of it for `route`) when the view allows. The
     /// condition is read where it lies: copying it out would retain each of its dictionaries.
     func selected(by view: inout RequestView, path: borrowing PathCondition?, of route: ObjectIdentifier) -> Bool {
-        if let held = view.pathHolds(path, of: route) { return held && condition?.holds(for: &view, skippingPath: true) == true }
-        return condition?.holds(for: &view) ?? false
+        if let held = view.pathHolds(path, of: route) {
+            return held && condition?.holds(for: &view, skippingPath: true) == true && (memory?.condition.holds(for: &view) ?? true)
+        }
+        return (condition?.holds(for: &view) ?? false) && (memory?.condition.holds(for: &view) ?? true)
     }
 
     /// Makes a variant from prepared parts.
     package init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
                 delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, template: ResponseTemplate? = nil,
                 description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil, bodySource: String? = nil, conversation: Conversation? = nil,
-                subscription: SubscriptionScript? = nil) {
+                subscription: SubscriptionScript? = nil, memory: VariantMemory? = nil) {
         self.name = name
         self.status = status
         self.headers = headers
@@ -69,6 +73,7 @@ public final class Variant: Sendable {
         self.bodySource = bodySource
         boxedConversation = conversation.map(ConversationBox.init)
         self.subscription = subscription
+        self.memory = memory
         validators = stream == nil ? Validators(headers: headers) : nil
     }
 }

@@ -154,6 +154,28 @@ package struct ResponsePlan: Sendable {
         set { unique().range = newValue }
     }
 
+    /// What the request changed in state and collections (`state token`, `app/todos 4 created`),
+    /// for the journal; nil when nothing.
+    package var memoryChanges: [String]? {
+        get { storage.memoryChanges }
+        set { unique().memoryChanges = newValue }
+    }
+    /// The route remembers and its fleet store is called only from the store's thread: the
+    /// request waits, suspended, and is planned there (`StubMemory`).
+    package var awaitsMemory: Bool {
+        get { storage.awaitsMemory }
+        set { unique().awaitsMemory = newValue }
+    }
+
+    /// A plan that waits to be made on the memory store's thread.
+    static func awaitingMemory(route: Route) -> ResponsePlan {
+        var waiting = ResponsePlan(response: .reply(Reply(status: 503)), status: 503)
+        waiting.awaitsMemory = true
+        waiting.routeID = route.id
+        waiting.route = route
+        return waiting
+    }
+
     /// Makes a plan that sends `response`.
     package init(response: Response, status: Int) {
         storage = ResponsePlanStorage(response: response, status: status)

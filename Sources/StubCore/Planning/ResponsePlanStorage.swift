@@ -26,6 +26,8 @@ final class ResponsePlanStorage: @unchecked Sendable {
     var unmatched: Bool = false
     var proxied: Bool = false
     var range: ByteRange? = nil
+    var memoryChanges: [String]? = nil
+    var awaitsMemory: Bool = false
 
     init(response: ResponsePlan.Response, status: Int) {
         self.response = response
@@ -56,6 +58,8 @@ final class ResponsePlanStorage: @unchecked Sendable {
         other.unmatched = unmatched
         other.proxied = proxied
         other.range = range
+        other.memoryChanges = memoryChanges
+        other.awaitsMemory = awaitsMemory
         return other
     }
 }

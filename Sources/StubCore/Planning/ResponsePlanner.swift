@@ -9,6 +9,10 @@ package struct ResponsePlanner: Sendable {
     package var baseDelayMs: Int
     /// What a request to a GraphQL endpoint may send before it gets a 400 unread.
     package var graphQLLimits: GraphQLLimits
+    /// State values and collections; nil plans every route as if none remembered.
+    package var memory: StubMemory?
+    /// The API contract, so a refused request changes no state (`--openapi` enforced).
+    var contract: (any RequestContract)?
 
     /// Makes a planner.
     package init(baseDelayMs: Int = 0, graphQLLimits: GraphQLLimits = GraphQLLimits()) {
@@ -73,6 +77,10 @@ package struct ResponsePlanner: Sendable {
             return waiting
         }
         var view = RequestView(request, route: route)
+        if let routeMemory = route.memory, let memory {
+            guard memory.store.callableHere else { return ResponsePlan.awaitingMemory(route: route) }
+            attachMemory(&view, route: route, routeMemory: routeMemory, memory: memory, session: session, catalog: catalog)
+        }
         // The view gets the operation's variables only when a condition of the endpoint reads them.
         if variables, let graphQL { view.graphQL = graphQL }
         let chosen: (index: Int, selection: ResponsePlan.Selection)
@@ -97,8 +105,9 @@ package struct ResponsePlanner: Sendable {
         plan.selection = chosen.selection
         if chosen.selection == .sequence { plan.sequenceStep = decision?.sequenceStep }
         if let graphQL { plan.operation = graphQL.operationName }
-        if fault == nil, let validators = variant.validators { answerConditionally(&plan, request, variant: variant, validators: validators) }
-        if variant.status == 200, plan.status != 304, request.header("Range") != nil { answerRange(&plan, request, variant: variant) }
+        if let routeMemory = route.memory { remember(&plan, route: route, routeMemory: routeMemory, variant: variant, view: &view) }
+        if fault == nil, case .variant = plan.response, let validators = variant.validators { answerConditionally(&plan, request, variant: variant, validators: validators) }
+        if variant.status == 200, plan.status != 304, case .variant = plan.response, request.header("Range") != nil { answerRange(&plan, request, variant: variant) }
         return plan
     }
 

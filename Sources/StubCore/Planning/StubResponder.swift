@@ -25,7 +25,10 @@ package final class StubResponder: Sendable {
                  graphQLLimits: GraphQLLimits = GraphQLLimits()) {
         self.control = control
         self.admin = admin
-        self.planner = ResponsePlanner(baseDelayMs: max(0, min(baseDelayMs, Limits.maxDurationMs)), graphQLLimits: graphQLLimits)
+        var planner = ResponsePlanner(baseDelayMs: max(0, min(baseDelayMs, Limits.maxDurationMs)), graphQLLimits: graphQLLimits)
+        planner.memory = control.memory
+        planner.contract = contract
+        self.planner = planner
         self.logger = logger
         self.unmatched = unmatched
         self.contract = contract

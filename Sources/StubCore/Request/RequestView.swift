@@ -8,6 +8,10 @@ struct RequestView {
     /// before. An identity, not a reference: asking costs no retain.
     private let routeIdentity: ObjectIdentifier?
     private var fields: [String: String]?
+    /// The body parsed as JSON, for values deeper than the top level (`.some(nil)`: not JSON).
+    private var json: JSONValue??
+    /// What the route remembers, as this request reads it; nil for a route without state.
+    var memory: MemoryView?
     /// The GraphQL operation the request carries, for an operation route. Kept behind a
     /// reference: a view is made for every request, and most carry none.
     var graphQL: GraphQLRequest? {
@@ -67,6 +71,26 @@ struct RequestView {
     mutating func bodyField(_ name: String) -> String? {
         if fields == nil { fields = BodyFields.parse(head.body, contentType: head.header("Content-Type")) }
         return fields?[name]
+    }
+
+    /// The value at `path` (member names, array indices) in a JSON body; a form body's top-level
+    /// field as a string.
+    mutating func bodyValue(at path: [String]) -> JSONValue? {
+        if json == nil { json = .some(try? JSONParser.parse(head.body)) }
+        guard let root = json ?? nil else {
+            return path.count == 1 ? bodyField(path[0]).map(JSONValue.string) : nil
+        }
+        // A top-level name with dots in it is found whole before it is read as a path.
+        if path.count > 1, let whole = root[path.joined(separator: ".")] { return whole }
+        var value = root
+        for step in path {
+            switch value {
+            case .object: guard let next = value[step] else { return nil }; value = next
+            case .array(let items): guard let i = Int(step), items.indices.contains(i) else { return nil }; value = items[i]
+            default: return nil
+            }
+        }
+        return value
     }
 
     private enum PathParameters {

@@ -16,6 +16,8 @@ package enum Limits {
     package static let adminPrefix = "/__stubd/"
     /// The header that scopes overrides, sequences and the journal to one test.
     package static let sessionHeader = "X-Stub-Session"
+    /// The request header that seeds the values a template draws (`{{uuid}}`, `{{fake.name}}`).
+    package static let seedHeader = "X-Stub-Seed"
     /// The path prefix that does what the session header does, for clients that cannot add a
     /// header: `/__session/<id>/api/v1/users` is `/api/v1/users` in session `<id>`.
     package static let sessionPathPrefix = "/__session/"

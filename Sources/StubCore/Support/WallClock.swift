@@ -32,6 +32,11 @@ package enum WallClock {
         return Date(timeIntervalSince1970: Double(wallNs) / 1_000_000_000)
     }
 
+    /// Now, in seconds since 1970 (the `{{now}}` template helpers).
+    package static func unixSeconds() -> Double {
+        date(atMonotonic: MonotonicClock.now()).timeIntervalSince1970
+    }
+
     /// Reads both clocks and keeps their distance.
     private static func readOffset() -> Int64 {
         var wall = timespec()

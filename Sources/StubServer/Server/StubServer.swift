@@ -92,7 +92,10 @@ public final class StubServer: Sendable {
         self.configuration = configuration
         let control = StubControl(journalSize: configuration.journalSize, sessionTTLSeconds: configuration.sessionTTLSeconds,
                                   maxSessions: configuration.maxSessions, clock: configuration.sessionClock,
-                                  sharedState: configuration.sharedState, keepsCredentials: configuration.journalCredentials)
+                                  sharedState: configuration.sharedState, keepsCredentials: configuration.journalCredentials,
+                                  memory: StubMemory(store: configuration.sharedState?.memoryStore ?? LocalMemoryStore(),
+                                                     limits: MemoryLimits(maxObjects: configuration.maxCollectionObjects, maxStateBytes: configuration.maxStateBytes),
+                                                     seed: UInt64(configuration.seed)))
         self.control = control
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads,
                                  allowEmpty: configuration.unmatched != nil, reloaded: { outcome in

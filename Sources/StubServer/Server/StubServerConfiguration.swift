@@ -89,6 +89,13 @@ public struct StubServerConfiguration: Sendable {
     /// export nor a fleet's store holds them, and a test can still check what was sent with
     /// `StubRequest.header(_:is:)`, `query(_:is:)` and `bodyField(_:is:)`.
     public var journalCredentials = false
+    /// Objects one collection may hold per scope; a `POST` past it gets 409 (`--max-collection-objects`).
+    public var maxCollectionObjects = 100_000
+    /// Bytes of state values one service may hold per scope; a change past it gets 413 (`--max-state-bytes`).
+    public var maxStateBytes = 1 << 20
+    /// The seed of the values templates draw (`{{uuid}}`, `{{fake.name}}`, `{{random.int 1 9}}`) when
+    /// neither the request (`X-Stub-Seed`) nor its session gives one: the same seed, the same values (`--seed`).
+    public var seed = 1
     /// Seconds a session's overrides and sequences survive without use (`--session-ttl`).
     public var sessionTTLSeconds = StubControl.defaultSessionTTLSeconds
     /// The clock session expiry reads (seconds, monotonic): a test's own, to pass idle time

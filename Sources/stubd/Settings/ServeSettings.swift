@@ -67,6 +67,12 @@ enum ServeSettings {
                   help: "Bytes queued for all WebSocket clients at once past which no client with anything queued is read"),
             .duration("--websocket-idle-timeout", \.configuration.webSocketIdleTimeoutMs,
                       help: "Close a WebSocket conversation with 1001 after this long without a frame from the client or a message to it; 0 for never"),
+            .number("--max-collection-objects", "N", 1...10_000_000, \.configuration.maxCollectionObjects,
+                    help: "Objects one collection holds per session; a POST past it gets 409 in the service's error envelope"),
+            .size("--max-state-bytes", \.configuration.maxStateBytes, 1024...(1 << 30),
+                  help: "Bytes of state values one service holds per session; a change past it gets 413"),
+            .number("--seed", "N", 0...Int.max, \.configuration.seed,
+                    help: "Seed of the values templates draw ({{uuid}}, {{fake.name}}, {{random.int 1 9}}): the same seed, the same values; X-Stub-Seed on a request or PUT /__stubd/seed for a session overrides it"),
         ]
     }
 
