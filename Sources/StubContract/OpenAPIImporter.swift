@@ -24,15 +24,42 @@ package struct OpenAPIImporter {
     /// The service folder's name.
     package let service: String
 
-    /// Imports `document` as service `service` (default: from the title); `allKeys` fills optional keys too.
-    package init(_ document: OpenAPIDocument, service: String? = nil, allKeys: Bool = false) {
+    /// With `collections`: `/pets: collection …` for each resource written as a collection, then
+    /// `/pets and /pets/{petId}: …; imported as routes` for each candidate that was not.
+    package private(set) var collectionReport: [String] = []
+    /// How many collections the files hold.
+    package private(set) var collectionCount = 0
+
+    /// Imports `document` as service `service` (default: from the title); `allKeys` fills
+    /// optional keys too; `collections` writes each REST resource as one collection.
+    package init(_ document: OpenAPIDocument, service: String? = nil, allKeys: Bool = false, collections: Bool = false) {
         self.service = service ?? OpenAPIImporter.slug(document.title)
         let compiler = document.compiler()
         let synthesizer = SchemaSynthesizer(document: document, allKeys: allKeys, compiler: compiler)
         let envelope = ErrorEnvelopeGuess(document: document, synthesizer: synthesizer)
         var folders = Set<String>()
-        for group in OpenAPIImporter.groups(document.operations, skipped: &skipped) {
+        let groups = OpenAPIImporter.groups(document.operations, skipped: &skipped)
+        let finder = collections ? ResourceFinder(groups: groups, document: document, synthesizer: synthesizer) : nil
+        // Each group a resource takes the place of, and the resource; it is written where its first group was.
+        var owners: [Int: RestResource] = [:]
+        for resource in finder?.resources ?? [] { for index in resource.groups { owners[index] = resource } }
+        var reports: [String: String] = [:]
+        for (index, group) in groups.enumerated() {
             let primary = group[0]
+            if let resource = owners[index] {
+                guard index == resource.groups.min() else { continue }
+                let folder = OpenAPIImporter.unique(OpenAPIImporter.folder(for: resource), in: &folders)
+                var builder = CollectionBuilder(resource, service: self.service, folder: folder, document: document, synthesizer: synthesizer,
+                                                compiler: compiler, envelope: envelope)
+                let written = builder.build()
+                files += written.files
+                warnings += builder.warnings
+                skipped += builder.skipped
+                summary.append(written.summary)
+                reports[resource.path] = written.report
+                collectionCount += 1
+                continue
+            }
             var folder = OpenAPIImporter.slug(primary.operationID ?? "\(primary.method.lowercased())\(primary.path)")
             var n = 2
             while folders.contains(folder.lowercased()) { folder = "\(folder)-\(n)"; n += 1 }
@@ -48,6 +75,7 @@ package struct OpenAPIImporter {
             warnings += written.warnings
             summary.append(written.summary)
         }
+        if let finder { collectionReport = OpenAPIImporter.report(finder, written: reports) }
         var serviceMembers: [(key: String, value: JSONValue)] = []
         if !document.basePath.isEmpty { serviceMembers.append(("basePath", .string(document.basePath))) }
         serviceMembers.append(("description", .string("Imported from \(document.file) (\(document.title))")))

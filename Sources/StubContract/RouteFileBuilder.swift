@@ -11,11 +11,15 @@ struct RouteFileBuilder {
     let synthesizer: SchemaSynthesizer
     let compiler: SchemaCompiler
     let envelope: ErrorEnvelopeGuess
-    private var variants: [(key: String, value: JSONValue)] = []
-    private var names: [String] = []
+    /// The variants so far, by name, in order.
+    private(set) var variants: [(key: String, value: JSONValue)] = []
+    /// Their names, in order.
+    private(set) var names: [String] = []
     private var defaultName: String?
-    private var files: [CaptureLayout.File] = []
-    private var warnings: [String] = []
+    /// The body files written so far.
+    private(set) var files: [CaptureLayout.File] = []
+    /// Examples kept that break their schema, and fragment-keyed operations, one line each.
+    private(set) var warnings: [String] = []
     /// Responses left out because no body could be made that fits their schema, one line each.
     private(set) var skipped: [String] = []
 
@@ -47,26 +51,34 @@ struct RouteFileBuilder {
             var name = String(status) + tag
             var n = 2
             while names.contains(name) { name = "\(status)\(tag)-\(n)"; n += 1 }
-            var variant: [(key: String, value: JSONValue)] = []
-            if let when { variant.append(("when", when)) }
-            if status >= 400, envelope.template != nil, envelope.matches(response.schema) {
-                let message = response.description.isEmpty ? HTTPStatusText.reason(status) : response.description
-                variant.append(("error", .object([("title", .string(HTTPStatusText.reason(status))), ("message", .string(message))])))
-            } else if response.schema != nil || response.example != nil {
-                // A body that would break its own schema is not written: the response is left
-                // out and said so, the operation's other responses are written.
-                guard let made = body(for: response, operation: operation, file: "\(name).json") else { continue }
-                files.append(CaptureLayout.File(path: "\(service)/\(folder)/\(name).json", bytes: OpenAPIImporter.pretty(made)))
-            }
-            names.append(name)
+            guard addVariant(name, status: status, response: response, operation: operation, when: when) else { continue }
             if (200...299).contains(status) { success.append((status, name)) }
-            variants.append((name, .object(variant)))
         }
         if primary, let lowest = success.min(by: { $0.status < $1.status }) { defaultName = lowest.name }
         if operation.fragment != nil, names.count > before {
             warnings.append("\(operation.name) (\(operation.pointer)): a fragment is never sent, so no request can pick this operation; its responses "
                             + "are variants \(names[before...].joined(separator: ", ")) of \(operation.method) \(operation.path), chosen by name (X-Stub-Variant or an override)")
         }
+    }
+
+    /// Adds variant `name` for `response` (an `error` variant when it has the service's error
+    /// shape, else its body written beside `route.json`); false, with the response in `skipped`,
+    /// when no body could be made that fits its schema.
+    mutating func addVariant(_ name: String, status: Int, response: OpenAPIDocument.Response, operation: OpenAPIDocument.Operation, when: JSONValue?) -> Bool {
+        var variant: [(key: String, value: JSONValue)] = []
+        if let when { variant.append(("when", when)) }
+        if status >= 400, envelope.template != nil, envelope.matches(response.schema) {
+            let message = response.description.isEmpty ? HTTPStatusText.reason(status) : response.description
+            variant.append(("error", .object([("title", .string(HTTPStatusText.reason(status))), ("message", .string(message))])))
+        } else if response.schema != nil || response.example != nil {
+            // A body that would break its own schema is not written: the response is left
+            // out and said so, the operation's other responses are written.
+            guard let made = body(for: response, operation: operation, file: "\(name).json") else { return false }
+            files.append(CaptureLayout.File(path: "\(service)/\(folder)/\(name).json", bytes: OpenAPIImporter.pretty(made)))
+        }
+        names.append(name)
+        variants.append((name, .object(variant)))
+        return true
     }
 
     /// The document's example (kept even when it breaks the schema, with a warning), else a

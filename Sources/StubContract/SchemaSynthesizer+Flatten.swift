@@ -19,6 +19,19 @@ extension SchemaSynthesizer {
         return result
     }
 
+    /// `schema` resolved (a chain of refs followed) with its `allOf` merged; nil for none, or a
+    /// ref that leads nowhere.
+    func resolvedFlat(_ schema: JSONValue?) -> JSONValue? {
+        document.dereferenced(schema).map { flatten($0) }
+    }
+
+    /// The type a schema says (`integer`, `object`…; an object when only `properties` say so),
+    /// nil when it says none (`{}`, a bare `oneOf`).
+    static func declaredType(_ flat: JSONValue?) -> String? {
+        guard let flat, flat["type"] != nil || flat["properties"] != nil || flat["items"] != nil else { return nil }
+        return type(of: flat)
+    }
+
     /// Two schemas as one: properties merged (a property both describe must fit both), `required`
     /// joined, the larger minimum and smaller maximum kept, otherwise the first one's keyword.
     static func merge(_ a: JSONValue, _ b: JSONValue) -> JSONValue {

@@ -22,6 +22,9 @@ enum ImportOpenAPICommand {
       --stubs DIR             Stub directory to write into (created if missing)
       --service NAME          Service folder name (default: from the document's title)
       --all-keys              Fill optional keys too in bodies made from schemas
+      --collections           One collection folder per REST resource (/pets with GET or POST,
+                              /pets/{id} with GET and PUT, PATCH or DELETE), seeded from the
+                              document's examples; says which became collections and why not
       --overwrite             Replace existing route folders and _service.json
       --spec-root DIR         Folder that file $refs may reach (default: the document's folder)
       --strict                Exit 1 when anything was skipped or warned about (still written)
@@ -29,7 +32,7 @@ enum ImportOpenAPICommand {
     """
 
     struct Options {
-        var stubs = "", service: String?, allKeys = false, overwrite = false, specRoot: String?, spec = "", strict = false
+        var stubs = "", service: String?, allKeys = false, overwrite = false, specRoot: String?, spec = "", strict = false, collections = false
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
@@ -40,6 +43,7 @@ enum ImportOpenAPICommand {
             case "--stubs": options.stubs = try scanner.value(for: option)
             case "--service": options.service = try scanner.folderName(for: option)
             case "--all-keys": options.allKeys = true
+            case "--collections": options.collections = true
             case "--overwrite": options.overwrite = true
             case "--strict": options.strict = true
             case "--spec-root": options.specRoot = try scanner.value(for: option)
@@ -64,7 +68,7 @@ enum ImportOpenAPICommand {
             StubdCommand.printError("stubd: \(error)")
             return 1
         }
-        let importer = OpenAPIImporter(document, service: options.service, allKeys: options.allKeys)
+        let importer = OpenAPIImporter(document, service: options.service, allKeys: options.allKeys, collections: options.collections)
         for line in importer.skipped { StubdCommand.printError("stubd: skipped \(line)") }
         for line in importer.warnings { StubdCommand.printError("warning: \(line)") }
         guard importer.routeCount > 0 else {
@@ -91,6 +95,10 @@ enum ImportOpenAPICommand {
         print("Imported \(importer.routeCount) route(s) from \(document.operations.count) operation(s) of \(document.title) into \(options.stubs)/\(importer.service)"
               + (importer.skipped.isEmpty ? ":" : ", \(importer.skipped.count) skipped:"))
         for line in importer.summary { print("  \(line)") }
+        if options.collections {
+            print("Collections: \(importer.collectionCount) of \(importer.collectionReport.count) candidate(s)" + (importer.collectionReport.isEmpty ? " (no path with an item path beside it)" : ":"))
+            for line in importer.collectionReport { print("  \(line)") }
+        }
         print("\(options.stubs): OK, \(drift.routes) routes (stubd check), true to \(options.spec)"
               + (drift.documentExamples.isEmpty ? "" : " but for \(drift.documentExamples.count) problem(s) in the document's own examples"))
         print("\(importer.routeCount) written, \(importer.skipped.count) skipped, \(importer.warnings.count) warning(s)")
