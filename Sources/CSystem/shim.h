@@ -81,6 +81,12 @@ static inline void CSystem_name_this_thread(const char *name) {
 }
 #endif
 
+/* The calling thread's identity as a number: pthread_t is an integer on Linux and a pointer on
+   Darwin, and both fit. Only compared for equality. */
+static inline uintptr_t CSystem_this_thread(void) {
+    return (uintptr_t)pthread_self();
+}
+
 #if defined(__linux__)
 #include <sys/epoll.h>
 

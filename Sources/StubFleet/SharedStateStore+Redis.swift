@@ -23,7 +23,7 @@ extension SharedStateStore {
         do { parsed = try StateStoreURL(url, passwordFile: passwordFile, authorities: authorities) } catch {
             throw StateStoreURLError(description: error.description)
         }
-        return SharedStateStore(RedisControlState(url: parsed, replica: replica ?? defaultReplicaName()))
+        return SharedStateStore(RedisControlState(url: parsed, replica: replica ?? defaultReplicaName()), memoryStore: RedisMemoryStore(url: parsed))
     }
 
     /// The host name and the process id: unique on one machine and across containers.

@@ -10,6 +10,11 @@ import Darwin
 /// C library calls whose Swift names clash with names in this project, or whose types differ
 /// between glibc and Darwin.
 package enum LibC {
+    /// The calling thread's identity, for telling one thread from another (never anything else).
+    package static func thisThread() -> UInt {
+        UInt(CSystem_this_thread())
+    }
+
     /// True when the peer of a connected socket has closed its side (a read would return end of
     /// file now): one non-blocking peek, which leaves any waiting bytes where they are.
     package static func peerClosed(_ fd: Int32) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import StubServer
+import StubTesting
 import StubTestSupport
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
         return try await HTTPClient.fetch(server.url("/api/v1/login?email=jane@example.com&password=\(password)"), headers: headers).status
     }
 
-    func changePass(_ server: StubServer, from old: String, to new: String, session: String? = nil) async throws -> HTTPClient.Fetched {
+    func changePass(_ server: StubServer, from old: String, to new: String, session: String? = nil) async throws -> Fetched {
         var headers = MemoryTests.json
         if let session { headers["X-Stub-Session"] = session }
         return try await HTTPClient.fetch(server.url("/api/v1/changePass"), method: "POST", headers: headers,

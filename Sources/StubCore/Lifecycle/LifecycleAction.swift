@@ -91,6 +91,19 @@ package final class StepBox: Sendable {
     package var step: Int? { answer.withLock { $0.step } }
 }
 
+/// Where the plan made on the memory store's thread is left for the request that waits for it.
+package final class PlanBox: Sendable {
+    private let made = Locked<ResponsePlan?>(nil)
+
+    package init() {}
+
+    /// Leaves the plan, from any thread.
+    package func deliver(_ plan: ResponsePlan) { made.withLock { $0 = plan } }
+
+    /// The plan, once delivered.
+    package var plan: ResponsePlan? { made.withLock { $0 } }
+}
+
 /// A conversation about to start on an upgraded connection: its script and what the journal and
 /// the admin API name it by.
 package struct OpenConversation: Sendable {

@@ -18,6 +18,21 @@ extension RequestLifecycle {
                 }
             }
         }
+        if plan.awaitsMemory, let memory = env.responder.planner.memory, let catalog = plan.catalog {
+            self.plan = plan
+            let box = PlanBox()
+            phase = .awaitingMemory(box)
+            // A whole copy (control parameters too): the plan is made again from it on the store's thread.
+            let copy = StubRequest(method: request.method, path: request.path, query: request.allQueryParameters(),
+                                   headers: request.allHeaders(), body: request.body, scheme: request.scheme)
+            let responder = env.responder, released = releasedAt != nil
+            return .suspendFor(until: now &+ LifecycleEnvironment.stepWaitNs) { resume in
+                memory.store.perform {
+                    box.deliver(responder.respond(to: copy, catalog: catalog, releasedFromHold: released))
+                    resume()
+                }
+            }
+        }
         guard plan.hold, plan.routeID != nil else { return proceed(plan, request, env, now: now) }
         self.plan = plan
         let until = request.startNs &+ env.holdCapNs
@@ -48,7 +63,7 @@ extension RequestLifecycle {
     /// its connection ends now, that is journaled with the time it ended.
     package var isWaiting: Bool {
         switch phase {
-        case .delayed, .hanging, .held, .deferred, .awaitingStep, .slowHeaders: return true
+        case .delayed, .hanging, .held, .deferred, .awaitingStep, .awaitingMemory, .slowHeaders: return true
         case .receiving, .streaming, .throttling, .truncating, .live, .done: return false
         }
     }
@@ -60,7 +75,7 @@ extension RequestLifecycle {
         case .held(_, let ticket):
             if let ticket { _ = env.responder.control.holdEnded(ticket: ticket) }
             _ = end(request, env, now: now, status: 0, fault: nil, clientGone: true)
-        case .delayed, .deferred, .awaitingStep:
+        case .delayed, .deferred, .awaitingStep, .awaitingMemory:
             _ = end(request, env, now: now, status: 0, fault: nil, clientGone: true)
         case .hanging:
             _ = end(request, env, now: now, status: 0, fault: .hang, clientGone: true)

@@ -53,6 +53,8 @@ package final class LifecycleEnvironment: Sendable {
 /// | held | resumed | released: plan again; hold cap or stop: 503; client left: close |
 /// | receiving, held | plan needs the fleet store's sequence step | suspend for it (off this thread) |
 /// | awaitingStep | resumed | plan again with the step (none in time: the local count); client left: close |
+/// | receiving, held | route remembers, fleet store | suspend; planned on the store's thread (off this one) |
+/// | awaitingMemory | resumed | carry out that plan (none in time: 503); client left: close |
 /// | deferred | resumed | the delivered reply, or close |
 /// | slowHeaders | resumed | the next piece of the head and suspend, or the body and close |
 /// | streaming, throttling, truncating | pull | bytes, wait (suspend), end, abort, reset |
@@ -75,6 +77,8 @@ package struct RequestLifecycle {
         case deferred(DeferredBox)
         /// Waiting for the fleet's store to hand out the step of the sequence under `token`.
         case awaitingStep(token: String, box: StepBox)
+        /// Waiting to be planned on the fleet's memory store thread (a route that remembers).
+        case awaitingMemory(PlanBox)
         /// A streamed body being pulled.
         case streaming(StreamCursor)
         /// A throttled body being pulled.
@@ -142,6 +146,15 @@ package struct RequestLifecycle {
             let taken = TakenStep(token: token, step: box.step)
             return planned(env.responder.respond(to: request, catalog: catalog, releasedFromHold: releasedAt != nil, step: taken),
                            request, env, now: now)
+        case .awaitingMemory(let box):
+            guard !clientGone, !stopping else { return end(request, env, now: now, status: 0, fault: nil, clientGone: clientGone) }
+            guard let planned = box.plan else {
+                guard var plan else { return .close }
+                plan.status = 503
+                return answer(Reply.error(503, "the state store did not answer in time", [("route", plan.routeID.map(JSONValue.string) ?? .null)]),
+                              plan, request, env, now: now)
+            }
+            return self.planned(planned, request, env, now: now)
         case .deferred(let box):
             guard !clientGone, !stopping, let reply = box.delivered, var plan else {
                 return end(request, env, now: now, status: 0, fault: nil, clientGone: clientGone)

@@ -25,6 +25,10 @@ package final class LocalMemoryStore: MemoryStore {
         state.withLock { $0.spaces[scope]?[space] }
     }
 
+    package func count(_ space: MemorySpace, scope: Scope) -> Int? {
+        state.withLock { $0.spaces[scope]?[space]?.count }
+    }
+
     package func field(_ key: String, of space: MemorySpace, scope: Scope) -> FieldRead {
         state.withLock { s in
             guard let written = s.spaces[scope]?[space] else { return .unwritten }

@@ -17,6 +17,8 @@ package protocol MemoryStore: AnyObject, Sendable {
     func perform(_ job: @escaping @Sendable () -> Void)
     /// Every field of a space, or nil when the store has not written it.
     func fields(_ space: MemorySpace, scope: Scope) throws(MemoryError) -> [String: StoredField]?
+    /// How many fields a space holds, or nil when the store has not written it.
+    func count(_ space: MemorySpace, scope: Scope) throws(MemoryError) -> Int?
     /// One field of a space: `.unwritten` when the store has not written the space.
     func field(_ key: String, of space: MemorySpace, scope: Scope) throws(MemoryError) -> FieldRead
     /// Applies `writes` at once when every field still holds what the write expects; false (and

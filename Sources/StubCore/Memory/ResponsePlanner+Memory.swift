@@ -21,7 +21,7 @@ extension ResponsePlanner {
             if let changes = variant.memory?.changes {
                 switch changes.rendered(&view) {
                 case .failure(let bad):
-                    return refuse(&plan, Reply.error(400, "a state name rendered empty", [("name", .string(bad.template)), ("route", .string(route.id))]))
+                    return refuse(&plan, Reply.error(400, "a state name has a placeholder this request gives no value for", [("name", .string(bad.template)), ("route", .string(route.id))]))
                 case .success(let list):
                     switch try memory.apply(list, service: routeMemory.service, scope: memoryView.scope, seed: memoryView.seed) {
                     case .failure(let refusal): return refuse(&plan, memory.refusal(refusal.status, refusal.title, refusal.message, route.errorEnvelope))

@@ -22,8 +22,8 @@ package struct StateChanges: Sendable {
     func rendered(_ view: inout RequestView) -> Result<[StateChange], StateNameError> {
         var out: [StateChange] = []
         func name(_ template: ResponseTemplate) -> Result<String, StateNameError> {
-            let text = String(decoding: template.render(&view), as: UTF8.self)
-            return text.isEmpty ? .failure(StateNameError(template: template.text)) : .success(text)
+            guard let text = template.renderedName(&view) else { return .failure(StateNameError(template: template.text)) }
+            return .success(text)
         }
         for (n, value) in set {
             guard case .success(let key) = name(n) else { return .failure(StateNameError(template: n.text)) }
@@ -64,7 +64,7 @@ package enum StateChange: Sendable, Equatable {
     }
 }
 
-/// A state name that rendered empty for a request (`"order.{{path.id}}"` without an id).
+/// A state name with a placeholder the request gives no value for (`"order.{{path.id}}"` without an id).
 package struct StateNameError: Error, Sendable {
     /// The name as written.
     package var template: String

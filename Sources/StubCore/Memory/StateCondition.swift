@@ -18,8 +18,7 @@ package struct StateCondition: Sendable {
     /// True when every listed value holds for the request behind `view` and its memory.
     func holds(for view: inout RequestView) -> Bool {
         for (nameTemplate, want) in state {
-            let name = String(decoding: nameTemplate.render(&view), as: UTF8.self)
-            let got = name.isEmpty ? nil : view.memory?.state(name)
+            let got = nameTemplate.renderedName(&view).flatMap { view.memory?.state($0) }
             switch want {
             case .string("*"): if got == nil { return false }
             case .null: if let got, got != .null { return false }

@@ -100,7 +100,7 @@ extension StubMemory {
     }
 
     private func count(_ spec: CollectionSpec, scope: Scope) throws(MemoryError) -> Int {
-        try store.fields(spec.space, scope: scope)?.count ?? spec.seed.count
+        try store.count(spec.space, scope: scope) ?? spec.seed.count
     }
 
     private func commitWrite(_ spec: CollectionSpec, scope: Scope, _ write: FieldWrite) throws(MemoryError) -> CommitOutcome {

@@ -182,6 +182,22 @@ package struct ResponseTemplate: Sendable {
         return out
     }
 
+    /// The template as text, nil when a placeholder has no value for this request (a state name
+    /// like `order.{{path.id}}` must not become `order.`).
+    func renderedName(_ view: inout RequestView) -> String? {
+        var out = ""
+        for part in parts {
+            switch part {
+            case .literal(let bytes): out += String(decoding: bytes, as: UTF8.self)
+            case .value(let source):
+                let value = text(of: source, &view)
+                if value.isEmpty { return nil }
+                out += value
+            }
+        }
+        return out.isEmpty ? nil : out
+    }
+
     /// The text a placeholder renders as; a value the request lacks is an empty string.
     func text(of source: Source, _ view: inout RequestView) -> String {
         switch source {

@@ -167,10 +167,17 @@ package struct ResponsePlan: Sendable {
         set { unique().awaitsMemory = newValue }
     }
 
+    /// The catalog a plan waiting for the memory store is made again from.
+    package var catalog: StubCatalog? {
+        get { storage.catalog }
+        set { unique().catalog = newValue }
+    }
+
     /// A plan that waits to be made on the memory store's thread.
-    static func awaitingMemory(route: Route) -> ResponsePlan {
+    static func awaitingMemory(route: Route, catalog: StubCatalog) -> ResponsePlan {
         var waiting = ResponsePlan(response: .reply(Reply(status: 503)), status: 503)
         waiting.awaitsMemory = true
+        waiting.catalog = catalog
         waiting.routeID = route.id
         waiting.route = route
         return waiting

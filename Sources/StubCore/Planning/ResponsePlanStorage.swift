@@ -28,6 +28,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
     var range: ByteRange? = nil
     var memoryChanges: [String]? = nil
     var awaitsMemory: Bool = false
+    var catalog: StubCatalog? = nil
 
     init(response: ResponsePlan.Response, status: Int) {
         self.response = response
@@ -60,6 +61,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
         other.range = range
         other.memoryChanges = memoryChanges
         other.awaitsMemory = awaitsMemory
+        other.catalog = catalog
         return other
     }
 }

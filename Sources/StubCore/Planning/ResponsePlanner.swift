@@ -78,7 +78,7 @@ package struct ResponsePlanner: Sendable {
         }
         var view = RequestView(request, route: route)
         if let routeMemory = route.memory, let memory {
-            guard memory.store.callableHere else { return ResponsePlan.awaitingMemory(route: route) }
+            guard memory.store.callableHere else { return ResponsePlan.awaitingMemory(route: route, catalog: catalog) }
             attachMemory(&view, route: route, routeMemory: routeMemory, memory: memory, session: session, catalog: catalog)
         }
         // The view gets the operation's variables only when a condition of the endpoint reads them.

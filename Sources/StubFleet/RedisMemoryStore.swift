@@ -1,0 +1,167 @@
+import StubCore
+import StubSystem
+
+/// State values and collections in Valkey or Redis, shared by every replica on it. Each space
+/// of a scope is a hash (`stubd:mem:<scope>|<space>`: field → `<order><TAB><json>`, and the
+/// empty field marking it written); each commit is one script, so a compare-and-set is atomic
+/// across the fleet and two replicas changing one object at once never lose either change.
+/// Calls are made on the store's own thread only (`perform`): requests that remember wait for
+/// it suspended, as sequence steps do. A store that does not answer within its deadline fails
+/// the call, and the request gets a 503 (as overrides do).
+final class RedisMemoryStore: MemoryStore, Sendable {
+    let url: StateStoreURL
+    private let connection = Locked<RedisConnection?>(nil)
+    private let worker: SerialWorker?
+    /// The worker's thread, once it ran a job: calls are allowed there only.
+    private let workerThread = Locked<UInt?>(nil)
+
+    init(url: StateStoreURL) {
+        self.url = url
+        worker = try? SerialWorker(name: "stubd-memory")
+        let thread = workerThread
+        worker?.submit { thread.withLock { $0 = LibC.thisThread() } }
+    }
+
+    deinit { worker?.stop() }
+
+    var isRemote: Bool { true }
+
+    var callableHere: Bool {
+        guard worker != nil, let mine = workerThread.withLock({ $0 }) else { return worker == nil }
+        return mine == LibC.thisThread()
+    }
+
+    func perform(_ job: @escaping @Sendable () -> Void) {
+        guard let worker else { return job() }
+        worker.submit(job)
+    }
+
+    /// Runs `body` on the connection (opened when needed); a failure drops it for the next call.
+    private func call<T>(_ body: (RedisConnection) throws(StoreError) -> T) throws(MemoryError) -> T {
+        let outcome = connection.withLock { held -> Result<T, StoreError> in
+            do throws(StoreError) {
+                let c: RedisConnection
+                if let open = held { c = open } else { c = try RedisConnection(url, timeoutMs: RedisControlState.callTimeoutMs) }
+                held = c
+                return .success(try body(c))
+            } catch {
+                held = nil
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let value): return value
+        case .failure(let error): throw MemoryError("the state store \(url.redacted) did not answer: \(error.description)")
+        }
+    }
+
+    static func key(_ space: MemorySpace, _ scope: Scope) -> String { "stubd:mem:" + FleetKeys.scopeKey(scope) + "|" + space.key }
+    static func counter(_ space: MemorySpace, _ scope: Scope) -> String { "stubd:memn:" + FleetKeys.scopeKey(scope) + "|" + space.key }
+    static func spaces(_ scope: Scope) -> String { "stubd:memspaces:" + FleetKeys.scopeKey(scope) }
+
+    static func encode(_ field: StoredField) -> String { "\(field.order)\t\(field.json)" }
+    static func decode(_ text: String) -> StoredField? {
+        guard let tab = text.firstIndex(of: "\t"), let order = Int(text[..<tab]) else { return nil }
+        return StoredField(order: order, json: String(text[text.index(after: tab)...]))
+    }
+
+    func fields(_ space: MemorySpace, scope: Scope) throws(MemoryError) -> [String: StoredField]? {
+        let reply = try call { c throws(StoreError) in try c.command(["HGETALL", RedisMemoryStore.key(space, scope)]) }
+        let items = reply.elements
+        guard !items.isEmpty else { return nil }
+        var out: [String: StoredField] = [:]
+        for i in stride(from: 0, to: items.count - 1, by: 2) {
+            guard let name = items[i].text, !name.isEmpty, let field = items[i + 1].text.flatMap(RedisMemoryStore.decode) else { continue }
+            out[name] = field
+        }
+        return out
+    }
+
+    func count(_ space: MemorySpace, scope: Scope) throws(MemoryError) -> Int? {
+        let n = try call { c throws(StoreError) in try c.command(["HLEN", RedisMemoryStore.key(space, scope)]) }.int ?? 0
+        return n == 0 ? nil : n - 1
+    }
+
+    func field(_ key: String, of space: MemorySpace, scope: Scope) throws(MemoryError) -> FieldRead {
+        let reply = try call { c throws(StoreError) in try c.command(["HMGET", RedisMemoryStore.key(space, scope), "", key]) }
+        let items = reply.elements
+        guard items.count == 2, items[0] != .null else { return .unwritten }
+        guard let field = items[1].text.flatMap(RedisMemoryStore.decode) else { return .absent }
+        return .value(field)
+    }
+
+    func commit(_ writes: [FieldWrite], to space: MemorySpace, scope: Scope, seed: [String: StoredField]?) throws(MemoryError) -> CommitOutcome {
+        var arguments = ["EVAL", RedisMemoryStore.commitScript, "2", RedisMemoryStore.key(space, scope), RedisMemoryStore.spaces(scope),
+                         space.key, String(writes.count)]
+        for write in writes {
+            arguments += [write.key, write.checks ? "1" : "0", write.expected.map(RedisMemoryStore.encode) ?? "",
+                          write.new.map(RedisMemoryStore.encode) ?? ""]
+        }
+        if let seed {
+            arguments.append("seed")
+            for (key, field) in seed { arguments += [key, RedisMemoryStore.encode(field)] }
+        }
+        let reply = try call { c throws(StoreError) in try c.command(arguments) }
+        switch reply.text {
+        case "done": return .done
+        case "conflict": return .conflict
+        case "needsSeed": return .needsSeed
+        default: throw MemoryError("the state store refused a change: \(reply)")
+        }
+    }
+
+    func nextNumber(_ space: MemorySpace, scope: Scope, floor: Int) throws(MemoryError) -> Int {
+        let script = "local c = tonumber(redis.call('GET', KEYS[1]) or '0'); local f = tonumber(ARGV[1]); if c < f then c = f end; c = c + 1; "
+            + "redis.call('SET', KEYS[1], c); redis.call('SADD', KEYS[2], ARGV[2]); return c"
+        let reply = try call { c throws(StoreError) in
+            try c.command(["EVAL", script, "2", RedisMemoryStore.counter(space, scope), RedisMemoryStore.spaces(scope), String(floor), space.key])
+        }
+        guard let n = reply.int else { throw MemoryError("the state store gave no number: \(reply)") }
+        return n
+    }
+
+    func reset(_ scope: Scope, space: MemorySpace?) throws(MemoryError) {
+        let spaces: [MemorySpace]
+        if let space { spaces = [space] } else { spaces = try writtenSpaces(scope: scope) }
+        var keys = spaces.flatMap { [RedisMemoryStore.key($0, scope), RedisMemoryStore.counter($0, scope)] }
+        if space == nil { keys.append(RedisMemoryStore.spaces(scope)) }
+        guard !keys.isEmpty else { return }
+        _ = try call { c throws(StoreError) in try c.command(["DEL"] + keys) }
+        if let space { _ = try call { c throws(StoreError) in try c.command(["SREM", RedisMemoryStore.spaces(scope), space.key]) } }
+    }
+
+    func writtenSpaces(scope: Scope) throws(MemoryError) -> [MemorySpace] {
+        try call { c throws(StoreError) in try c.command(["SMEMBERS", RedisMemoryStore.spaces(scope)]) }.elements.compactMap { $0.text.flatMap(MemorySpace.init(key:)) }
+    }
+
+    /// KEYS: the space's hash, the scope's set of spaces. ARGV: the space's name, the number of
+    /// writes, then per write its field, whether it checks, what it expects ("" for absent) and
+    /// its new value ("" removes it); then `seed` and field/value pairs when the caller sends it.
+    static let commitScript = """
+        local h = KEYS[1]
+        local n = tonumber(ARGV[2])
+        if redis.call('HEXISTS', h, '') == 0 then
+          local s = 3 + n * 4
+          if ARGV[s] ~= 'seed' then return {ok = 'needsSeed'} end
+          for i = s + 1, #ARGV - 1, 2 do redis.call('HSET', h, ARGV[i], ARGV[i + 1]) end
+          redis.call('HSET', h, '', '1')
+          redis.call('SADD', KEYS[2], ARGV[1])
+        end
+        for i = 0, n - 1 do
+          local b = 3 + i * 4
+          if ARGV[b + 1] == '1' then
+            local current = redis.call('HGET', h, ARGV[b])
+            if ARGV[b + 2] == '' then
+              if current then return {ok = 'conflict'} end
+            elseif current ~= ARGV[b + 2] then
+              return {ok = 'conflict'}
+            end
+          end
+        end
+        for i = 0, n - 1 do
+          local b = 3 + i * 4
+          if ARGV[b + 3] == '' then redis.call('HDEL', h, ARGV[b]) else redis.call('HSET', h, ARGV[b], ARGV[b + 3]) end
+        end
+        return {ok = 'done'}
+        """
+}
