@@ -73,7 +73,7 @@ import Testing
         ])
         let problems = stubs.problems()
         #expect(problems.count == 3, "\(problems)")
-        #expect(problems.contains(#"app/a/route.json: varaints: unknown key; did you mean "variants"? expected one of method, path, headers, default, variants, delay, throttle, description, operation, kind, etag, lastModified, websocket"#))
+        #expect(problems.contains(#"app/a/route.json: varaints: unknown key; did you mean "variants"? expected one of method, path, headers, default, variants, delay, throttle, description, operation, kind, etag, lastModified, websocket, collection"#))
         #expect(problems.contains("app/b/200.json:4:3: not valid JSON: expected ',' or '}', found '\"'"))
         #expect(problems.contains { $0.hasPrefix("app/c/route.json: (top level): GET /api/users is defined twice: in app/a/ and in app/c/") })
     }
@@ -164,7 +164,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"id": "{{path.userId}}"}"#, "r/200.json: variants.200.template: expected {{path.NAME}} to name a path parameter of the route (id), found {{path.userId}}"),
-        (#"{"id": "{{cookie.a}}"}"#, "r/200.json: variants.200.template: unknown placeholder {{cookie.a}}; expected {{path.NAME}}, {{query.NAME}}, {{header.NAME}}, {{body.NAME}}, {{method}} or {{request.path}}"),
+        (#"{"id": "{{cookie.a}}"}"#, "r/200.json: variants.200.template: unknown placeholder {{cookie.a}}; expected {{path.NAME}}, {{query.NAME}}, {{header.NAME}}, {{body.NAME}}, {{state.NAME}}, {{json body.NAME}}, {{method}}, {{request.path}} or \(TemplateHelper.forms)"),
         (#"{"id": {{path.id}}"#, "r/200.json: variants.200.template: expected valid JSON once each placeholder is filled (tried 0), found: expected ',' or '}', found end of file on line 1"),
     ])
     func badTemplatesAreExplained(body: String, expected: String) throws {

@@ -195,7 +195,7 @@ struct DashboardBrowserTests {
             let out = try await run([origin(server), "token", "t0ken-for-the-tab"])
             #expect(out["apiWithoutToken"] as? Int == 401)
             #expect(out["asked"] as? Bool == true && out["wrongTokenRefused"] as? Bool == true)
-            #expect(out["routesAfterToken"] as? Int == 13)
+            #expect(out["routesAfterToken"] as? Int == 19)
             #expect(out["tokenInURL"] as? Bool == false && out["tokenInSessionStorage"] as? Bool == true)
             #expect(out["tokenInRequestURLs"] as? Bool == false, "no call the page made carries the token in its URL")
         }
@@ -213,7 +213,7 @@ struct DashboardFirefoxTests {
             #expect(run.exitCode == 0, "\(run.stderr)")
             let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
             #expect((out["browser"] as? String)?.hasPrefix("firefox") == true)
-            #expect(out["routes"] as? Int == 13)
+            #expect(out["routes"] as? Int == 19)
             #expect(out["variant500"] as? Bool == true)
             #expect((out["liveRowSeconds"] as? Double ?? 9) < 1)
             #expect(out["payloadShownAsText"] as? Bool == true && out["imagesInDetail"] as? Int == 0 && out["title"] as? String == "stubd")
