@@ -14,6 +14,8 @@ final class RedisMemoryStore: MemoryStore, Sendable {
     private let worker: SerialWorker?
     /// The worker's thread, once it ran a job: calls are allowed there only.
     private let workerThread = Locked<UInt?>(nil)
+    /// Seconds a session's keys live after a change (its spaces, counters and their list).
+    private let sessionTTL = AtomicWord<Int>(600)
 
     init(url: StateStoreURL) {
         self.url = url
@@ -92,7 +94,7 @@ final class RedisMemoryStore: MemoryStore, Sendable {
 
     func commit(_ writes: [FieldWrite], to space: MemorySpace, scope: Scope, seed: [String: StoredField]?) throws(MemoryError) -> CommitOutcome {
         var arguments = ["EVAL", RedisMemoryStore.commitScript, "2", RedisMemoryStore.key(space, scope), RedisMemoryStore.spaces(scope),
-                         space.key, String(writes.count)]
+                         space.key, String(writes.count), ttl(scope)]
         for write in writes {
             arguments += [write.key, write.checks ? "1" : "0", write.expected.map(RedisMemoryStore.encode) ?? "",
                           write.new.map(RedisMemoryStore.encode) ?? ""]
@@ -112,9 +114,10 @@ final class RedisMemoryStore: MemoryStore, Sendable {
 
     func nextNumber(_ space: MemorySpace, scope: Scope, floor: Int) throws(MemoryError) -> Int {
         let script = "local c = tonumber(redis.call('GET', KEYS[1]) or '0'); local f = tonumber(ARGV[1]); if c < f then c = f end; c = c + 1; "
-            + "redis.call('SET', KEYS[1], c); redis.call('SADD', KEYS[2], ARGV[2]); return c"
+            + "redis.call('SET', KEYS[1], c); redis.call('SADD', KEYS[2], ARGV[2]); "
+            + "if tonumber(ARGV[3]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[3]); redis.call('EXPIRE', KEYS[2], ARGV[3]) end; return c"
         let reply = try call { c throws(StoreError) in
-            try c.command(["EVAL", script, "2", RedisMemoryStore.counter(space, scope), RedisMemoryStore.spaces(scope), String(floor), space.key])
+            try c.command(["EVAL", script, "2", RedisMemoryStore.counter(space, scope), RedisMemoryStore.spaces(scope), String(floor), space.key, ttl(scope)])
         }
         guard let n = reply.int else { throw MemoryError("the state store gave no number: \(reply)") }
         return n
@@ -130,25 +133,34 @@ final class RedisMemoryStore: MemoryStore, Sendable {
         if let space { _ = try call { c throws(StoreError) in try c.command(["SREM", RedisMemoryStore.spaces(scope), space.key]) } }
     }
 
+    func expireSessions(afterSeconds seconds: Int) { sessionTTL.store(seconds, ordering: .relaxed) }
+
+    /// The expiry sent with a change: a session's keys go after the TTL; the global scope's stay.
+    private func ttl(_ scope: Scope) -> String {
+        if case .session = scope { return String(sessionTTL.load(ordering: .relaxed)) }
+        return "0"
+    }
+
     func writtenSpaces(scope: Scope) throws(MemoryError) -> [MemorySpace] {
         try call { c throws(StoreError) in try c.command(["SMEMBERS", RedisMemoryStore.spaces(scope)]) }.elements.compactMap { $0.text.flatMap(MemorySpace.init(key:)) }
     }
 
     /// KEYS: the space's hash, the scope's set of spaces. ARGV: the space's name, the number of
-    /// writes, then per write its field, whether it checks, what it expects ("" for absent) and
-    /// its new value ("" removes it); then `seed` and field/value pairs when the caller sends it.
+    /// writes, the seconds a session's keys live (0: for ever), then per write its field, whether
+    /// it checks, what it expects ("" for absent) and its new value ("" removes it); then `seed`
+    /// and field/value pairs when the caller sends it.
     static let commitScript = """
         local h = KEYS[1]
         local n = tonumber(ARGV[2])
         if redis.call('HEXISTS', h, '') == 0 then
-          local s = 3 + n * 4
+          local s = 4 + n * 4
           if ARGV[s] ~= 'seed' then return {ok = 'needsSeed'} end
           for i = s + 1, #ARGV - 1, 2 do redis.call('HSET', h, ARGV[i], ARGV[i + 1]) end
           redis.call('HSET', h, '', '1')
           redis.call('SADD', KEYS[2], ARGV[1])
         end
         for i = 0, n - 1 do
-          local b = 3 + i * 4
+          local b = 4 + i * 4
           if ARGV[b + 1] == '1' then
             local current = redis.call('HGET', h, ARGV[b])
             if ARGV[b + 2] == '' then
@@ -159,8 +171,12 @@ final class RedisMemoryStore: MemoryStore, Sendable {
           end
         end
         for i = 0, n - 1 do
-          local b = 3 + i * 4
+          local b = 4 + i * 4
           if ARGV[b + 3] == '' then redis.call('HDEL', h, ARGV[b]) else redis.call('HSET', h, ARGV[b], ARGV[b + 3]) end
+        end
+        if tonumber(ARGV[3]) > 0 then
+          redis.call('EXPIRE', h, ARGV[3])
+          redis.call('EXPIRE', KEYS[2], ARGV[3])
         end
         return {ok = 'done'}
         """

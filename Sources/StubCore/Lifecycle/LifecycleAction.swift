@@ -124,6 +124,8 @@ package struct OpenConversation: Sendable {
     /// The handshake request (without a body) and its route, for templated messages.
     package var handshake: StubRequest?
     package var route: Route?
+    /// Where templated messages read state, for a route that remembers.
+    package var memory: (memory: StubMemory, seed: [String: JSONValue])?
 
     package init(conversation: Conversation, routeID: String, variant: String, subprotocol: String?, session: String?, path: String) {
         self.conversation = conversation
@@ -145,6 +147,10 @@ extension OpenConversation {
         request.headers.removeAll { ASCIICase.equal($0.name, "Content-Type") }
         request.headers.append(("Content-Type", "application/json"))
         var view = route.map { RequestView(request, route: $0) } ?? RequestView(request, parameters: [:])
+        if let memory, let route, let routeMemory = route.memory {
+            view.memory = MemoryView(memory: memory.memory, scope: Scope(session), service: routeMemory.service, seed: memory.seed,
+                                     routeID: route.id, requestSeed: nil)
+        }
         return String(decoding: template.render(&view), as: UTF8.self)
     }
 }

@@ -120,6 +120,9 @@ extension RequestLifecycle {
                 handshake.body = []
                 open.handshake = handshake
                 open.route = plan.route
+                if let route = plan.route, let routeMemory = route.memory, let memory = env.responder.planner.memory {
+                    open.memory = (memory, plan.catalog?.memory.stateSeed(routeMemory.service) ?? [:])
+                }
             }
             return .upgrade(headers: accepted.headers, conversation: open)
         }

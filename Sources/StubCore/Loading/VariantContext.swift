@@ -67,7 +67,19 @@ struct VariantContext {
                        delay: draft.delay, throttleBytesPerSecond: draft.throttle, fault: draft.fault, template: template,
                        description: draft.description, stream: stream, cutAfter: draft.cutAfter,
                        bodySource: draft.body == nil ? nil : draft.bodySource, conversation: draft.conversation, subscription: subscription,
-                       memory: draft.stateCondition.isEmpty && draft.changes == nil ? nil : VariantMemory(condition: draft.stateCondition, changes: draft.changes))
+                       memory: memory(draft, headers: merged, at: path))
+    }
+
+    /// The variant's memory: `when.state`, `then`, and (in a template) headers with placeholders.
+    private func memory(_ draft: VariantDraft, headers: [HTTPHeader], at path: String) -> VariantMemory? {
+        var templated: [(name: String, value: ResponseTemplate)] = []
+        if draft.isTemplate {
+            for header in headers where header.value.contains("{{") {
+                if let t = reader.template(header.value, at: ValueReader.join(ValueReader.join(path, "headers"), header.name)) { templated.append((header.name, t)) }
+            }
+        }
+        guard !draft.stateCondition.isEmpty || draft.changes != nil || !templated.isEmpty else { return nil }
+        return VariantMemory(condition: draft.stateCondition, changes: draft.changes, headers: templated)
     }
 
     /// Reads one key of a variant's object into `draft`. Every key has its own case, so a new

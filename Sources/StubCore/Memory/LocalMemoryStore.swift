@@ -69,6 +69,8 @@ package final class LocalMemoryStore: MemoryStore {
         }
     }
 
+    package func expireSessions(afterSeconds seconds: Int) {}
+
     package func writtenSpaces(scope: Scope) -> [MemorySpace] {
         state.withLock { Array(($0.spaces[scope] ?? [:]).keys) }
     }

@@ -29,6 +29,9 @@ package protocol MemoryStore: AnyObject, Sendable {
     func nextNumber(_ space: MemorySpace, scope: Scope, floor: Int) throws(MemoryError) -> Int
     /// Forgets what requests wrote in a scope (every space, or one): seeds show again.
     func reset(_ scope: Scope, space: MemorySpace?) throws(MemoryError)
+    /// A store that outlives this process lets a session's spaces expire this long after their
+    /// last change (a local store forgets idle sessions through `StubMemory` instead).
+    func expireSessions(afterSeconds seconds: Int)
     /// The spaces written in a scope.
     func writtenSpaces(scope: Scope) throws(MemoryError) -> [MemorySpace]
 }

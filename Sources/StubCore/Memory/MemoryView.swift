@@ -11,6 +11,7 @@ final class MemoryView {
     let requestSeed: UInt64?
     private var cache: [String: JSONValue?] = [:]
     private var draw: (generator: SeededGenerator, counter: Int)?
+    private var drawSeed: UInt64 = 0
     /// The store's failure, if a read failed: the request is then answered 503.
     private(set) var failure: MemoryError?
 
@@ -35,8 +36,12 @@ final class MemoryView {
         return value
     }
 
-    /// Forgets values read, after this request changed them.
-    func forget() { cache = [:] }
+    /// Forgets values read, after this request changed them; a render after it draws the same
+    /// values again (the body is rendered once more, after the change).
+    func forget() {
+        cache = [:]
+        if let draw { self.draw = (SeededGenerator(seed: drawSeed), draw.counter) }
+    }
 
     /// A helper's value: the generator is seeded once per render from the request's seed, else
     /// the scope's, and the route's render count, so the same requests give the same values.
@@ -44,7 +49,8 @@ final class MemoryView {
         if draw == nil {
             let n = memory.nextDraw(scope: scope, routeID: routeID)
             let base = requestSeed ?? memory.seed(of: scope)
-            draw = (SeededGenerator(seed: MemoryView.mix(base, routeID, requestSeed == nil ? n : 0)), n)
+            drawSeed = MemoryView.mix(base, routeID, requestSeed == nil ? n : 0)
+            draw = (SeededGenerator(seed: drawSeed), n)
         }
         return helper.render(now: WallClock.unixSeconds(), generator: &draw!.generator, counter: draw!.counter)
     }

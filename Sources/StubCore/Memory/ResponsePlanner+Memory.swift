@@ -5,6 +5,7 @@ extension ResponsePlanner {
     /// The view's memory for a route that remembers, in the request's scope.
     func attachMemory(_ view: inout RequestView, route: Route, routeMemory: RouteMemory, memory: StubMemory, session: String?, catalog: StubCatalog) {
         let requestSeed = view.header(Limits.seedHeader).flatMap { UInt64($0) }
+        memory.touch(Scope(session))
         view.memory = MemoryView(memory: memory, scope: Scope(session), service: routeMemory.service,
                                  seed: catalog.memory.stateSeed(routeMemory.service), routeID: route.id, requestSeed: requestSeed)
     }
@@ -45,6 +46,11 @@ extension ResponsePlanner {
             return refuse(&plan, Reply.error(503, "the state store did not answer", [("reason", .string(failure.message))]))
         }
         if !changed.isEmpty { plan.memoryChanges = changed }
+        if let templated = variant.memory?.headers, !templated.isEmpty, case .variant = plan.response {
+            var headers = variant.headers
+            for (name, template) in templated { headers.set(name, String(decoding: template.render(&view), as: UTF8.self)) }
+            plan.response = .reply(Reply(status: plan.status, headers: headers, body: plan.renderedBody ?? variant.body))
+        }
     }
 
     private func refuse(_ plan: inout ResponsePlan, _ reply: Reply) {

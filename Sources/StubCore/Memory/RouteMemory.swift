@@ -18,6 +18,6 @@ package final class RouteMemory: Sendable {
 
     /// True when the variant needs memory to be chosen or answered.
     static func needed(by variant: Variant) -> Bool {
-        variant.memory != nil || variant.template?.remembers == true
+        variant.memory != nil || variant.template?.remembers == true || variant.conversation?.remembers == true
     }
 }

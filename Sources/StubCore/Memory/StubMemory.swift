@@ -15,13 +15,33 @@ public final class StubMemory: Sendable {
     private let draws = Locked([Scope: [String: Int]]())
     /// Seeds sessions set (`PUT /__stubd/seed`).
     private let scopeSeeds = Locked([Scope: UInt64]())
+    /// When sessions that remember go (`--session-ttl`, `--max-sessions`), as overrides do.
+    private let sessions: Locked<SessionExpiry>
+    private let clock: @Sendable () -> Double
 
-    /// A memory over `store`.
-    package init(store: any MemoryStore = LocalMemoryStore(), limits: MemoryLimits = MemoryLimits(), seed: UInt64 = 1) {
+    /// A memory over `store`; sessions idle for `sessionTTLSeconds`, or beyond `maxSessions`, lose
+    /// what they remember (a fleet's store lets them expire after the same time).
+    package init(store: any MemoryStore = LocalMemoryStore(), limits: MemoryLimits = MemoryLimits(), seed: UInt64 = 1,
+                 sessionTTLSeconds: Double = StubControl.defaultSessionTTLSeconds, maxSessions: Int = StubControl.defaultMaxSessions,
+                 clock: @escaping @Sendable () -> Double = StubControl.monotonicSeconds) {
         self.store = store
         self.limits = limits
         self.seed = seed
+        sessions = Locked(SessionExpiry(policy: .init(ttlSeconds: max(1, sessionTTLSeconds), maxSessions: max(1, maxSessions))))
+        self.clock = clock
+        store.expireSessions(afterSeconds: Int(max(1, sessionTTLSeconds).rounded(.up)))
     }
+
+    /// Notes that a session used its memory; sessions idle too long (or past the cap) are reset.
+    func touch(_ scope: Scope) {
+        guard case .session(let name) = scope, !store.isRemote else { return }
+        let now = clock()
+        let dropped = sessions.withLock { $0.touch(name, now: now) }
+        for expired in dropped { try? reset(.session(expired)) }
+    }
+
+    /// Seconds a session's values live in a fleet's store after its last change.
+    package var sessionTTLSeconds: Double { sessions.withLock { $0.policy.ttlSeconds } }
 
     /// The next render's number (1 for the first) for a route in a scope.
     func nextDraw(scope: Scope, routeID: String) -> Int {
@@ -49,11 +69,6 @@ public final class StubMemory: Sendable {
         try store.reset(scope, space: nil)
         draws.withLock { $0[scope] = nil }
         scopeSeeds.withLock { $0[scope] = nil }
-    }
-
-    /// Forgets the scopes of sessions that expired (their memory goes with their overrides).
-    func forget(sessions: [String]) {
-        for name in sessions { try? reset(.session(name)) }
     }
 
     /// Runs `body` until its commit is not a conflict (at most `limits.retries` times); each

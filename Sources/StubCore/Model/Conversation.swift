@@ -157,4 +157,9 @@ extension Conversation {
     package var hasTemplates: Bool {
         (onOpen + replies.flatMap(\.send)).contains { $0.template != nil }
     }
+
+    /// Whether a templated message reads state or draws values that move.
+    package var remembers: Bool {
+        (onOpen + replies.flatMap(\.send)).contains { $0.template?.remembers == true }
+    }
 }

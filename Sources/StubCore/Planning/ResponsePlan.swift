@@ -167,7 +167,8 @@ package struct ResponsePlan: Sendable {
         set { unique().awaitsMemory = newValue }
     }
 
-    /// The catalog a plan waiting for the memory store is made again from.
+    /// The catalog of a route that remembers: a plan waiting for the memory store is made again
+    /// from it, and a conversation's templated messages read its state seed.
     package var catalog: StubCatalog? {
         get { storage.catalog }
         set { unique().catalog = newValue }

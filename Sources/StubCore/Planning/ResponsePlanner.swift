@@ -105,7 +105,10 @@ package struct ResponsePlanner: Sendable {
         plan.selection = chosen.selection
         if chosen.selection == .sequence { plan.sequenceStep = decision?.sequenceStep }
         if let graphQL { plan.operation = graphQL.operationName }
-        if let routeMemory = route.memory { remember(&plan, route: route, routeMemory: routeMemory, variant: variant, view: &view) }
+        if let routeMemory = route.memory {
+            plan.catalog = catalog
+            remember(&plan, route: route, routeMemory: routeMemory, variant: variant, view: &view)
+        }
         if fault == nil, case .variant = plan.response, let validators = variant.validators { answerConditionally(&plan, request, variant: variant, validators: validators) }
         if variant.status == 200, plan.status != 304, case .variant = plan.response, request.header("Range") != nil { answerRange(&plan, request, variant: variant) }
         return plan

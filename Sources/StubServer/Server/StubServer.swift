@@ -95,7 +95,8 @@ public final class StubServer: Sendable {
                                   sharedState: configuration.sharedState, keepsCredentials: configuration.journalCredentials,
                                   memory: StubMemory(store: configuration.sharedState?.memoryStore ?? LocalMemoryStore(),
                                                      limits: MemoryLimits(maxObjects: configuration.maxCollectionObjects, maxStateBytes: configuration.maxStateBytes),
-                                                     seed: UInt64(configuration.seed)))
+                                                     seed: UInt64(configuration.seed), sessionTTLSeconds: configuration.sessionTTLSeconds,
+                                                     maxSessions: configuration.maxSessions, clock: configuration.sessionClock))
         self.control = control
         let store = CatalogStore(directory: directory, catalog: catalog, announceReloads: configuration.announceReloads,
                                  allowEmpty: configuration.unmatched != nil, reloaded: { outcome in
