@@ -1,5 +1,6 @@
 import Foundation
-import StubServer
+@testable import StubServer
+import StubSystem
 import StubTesting
 import StubTestSupport
 import Testing
@@ -143,6 +144,39 @@ import Testing
             for expected in [201, 201, 409] {
                 #expect(try await HTTPClient.fetch(server.url("/items"), method: "POST", headers: MemoryTests.json, body: Data("{}".utf8)).status == expected)
             }
+        }
+    }
+
+    @Test func headersReadStateAndTheLoginExpiresAnHourAhead() async throws {
+        let stubs = try TemporaryStubDirectory([
+            "svc/_state.json": #"{"token": null}"#,
+            "svc/login/route.json": #"{"method": "POST", "path": "/login", "variants": {"200": {"template": true, "then": {"set": {"token": "{{uuid}}"}}, "headers": {"X-Token": "{{state.token}}"}, "body": {"token": "{{state.token}}"}}}}"#,
+        ])
+        try await withServer(stubs: stubs.url) { server in
+            let answer = try await HTTPClient.fetch(server.url("/login"), method: "POST")
+            let token = try #require(answer.header("X-Token"))
+            #expect(token.count == 36)
+            #expect((try answer.json() as? [String: String])?["token"] == token)
+        }
+        try await withServer { server in
+            let login = try await HTTPClient.fetch(server.url("/api/v1/login?email=jane@example.com&password=correct-horse"))
+            let data = try #require((try login.json() as? [String: Any])?["data"] as? [String: Any])
+            let expires = try #require((data["expiresAt"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
+            #expect(abs(expires.timeIntervalSinceNow - 3600) < 60)
+        }
+    }
+
+    @Test func anIdleSessionForgetsWhatItRemembered() async throws {
+        let now = Locked(1000.0)
+        try await withServer(configure: { $0.sessionTTLSeconds = 60; $0.sessionClock = { now.withLock { $0 } } }) { server in
+            let changed = try await changePass(server, from: "correct-horse", to: "battery-staple", session: "idle")
+            #expect(changed.status == 200)
+            now.withLock { $0 += 30 }
+            let remembered = try await login(server, "battery-staple", session: "idle")
+            #expect(remembered == 200, "30 s idle: still remembered")
+            now.withLock { $0 += 61 }
+            let forgotten = try await login(server, "correct-horse", session: "idle")
+            #expect(forgotten == 200, "61 s idle: back to the seed")
         }
     }
 }
