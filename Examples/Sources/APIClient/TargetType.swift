@@ -5,8 +5,8 @@ import Foundation
 
 /// HTTP methods the example APIs use.
 public enum HTTPMethod: String, Sendable {
-    /// GET, POST, PUT and DELETE.
-    case get = "GET", post = "POST", put = "PUT", delete = "DELETE"
+    /// GET, POST, PUT, PATCH and DELETE.
+    case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
 }
 
 /// How a request carries its parameters, like Moya's `Task`.
