@@ -108,6 +108,7 @@
     if (view === "health") S.loadHealth().catch(fail);
     if (view === "traffic") S.renderTraffic();
     if (S.watchConversations) S.watchConversations(view === "conversations");
+    if (S.watchState) S.watchState(view === "state");
   }
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => show(b.dataset.view));
   const currentView = () => (document.querySelector("#tabs button[aria-selected='true']") || {}).dataset?.view || "routes";
