@@ -65,6 +65,11 @@ def login(password, session=None):
     return curl(*headers, f"{base}/api/v1/login?email=jane%40example.com&password={password}")[0]
 
 
+def severe(d):
+    """The browser's errors since last asked."""
+    return [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"]
+
+
 def todos_count(d):
     return d.find_element(By.CSS_SELECTOR, f"{TODOS} .count").text
 
@@ -98,6 +103,12 @@ try:
     out["collectionSavedCount"] = wait(lambda: todos_count(d) == "1" and todos_count(d))
     _, listed = curl("-H", f"X-Stub-Session: {SESSION}", f"{base}/api/v1/todos")
     out["appSeesSaved"] = [t.get("title") for t in json.loads(listed).get("data", [])] == ["Only one"]
+    # What the server refuses is said with where: an object without its id.
+    replace_text(d, f"{TODOS} textarea", '[{"title": "no id"}]')
+    click(d, f"{TODOS} button.save-collection")
+    out["refusalShown"] = bool(wait(lambda: "[0]: expected an object with id" in d.find_element(By.ID, "toast").text, timeout=3))
+    # The browser logs that 400 as an error of its own: the one expected here, not counted.
+    errors = [m for m in severe(d) if "collections/app/todos - Failed to load resource" not in m or "status of 400" not in m]
     click(d, f"{TODOS} button.reset-collection")
     out["collectionResetCount"] = wait(lambda: todos_count(d) == "5" and todos_count(d))
 
@@ -110,7 +121,7 @@ try:
 
     click(d, "#state-reset")
     out["resetAll"] = bool(wait(lambda: "correct-horse" in text_of(d, f"{APP} textarea"), timeout=3)) and login("correct-horse", SESSION) == 200
-    out["browserErrors"] = [e["message"] for e in d.get_log("browser") if e["level"] == "SEVERE"]
+    out["browserErrors"] = errors + severe(d)
 finally:
     driver.quit()
 print(json.dumps(out))

@@ -21,6 +21,7 @@ extension DashboardBrowserTests {
             #expect(out["savedInSession"] as? Bool == true && out["globalUntouched"] as? Bool == true)
             #expect(out["objectsShown"] as? Int == 5)
             #expect(out["collectionSavedCount"] as? String == "1" && out["appSeesSaved"] as? Bool == true)
+            #expect(out["refusalShown"] as? Bool == true, "the server's refusal is shown with where it is")
             #expect(out["collectionResetCount"] as? String == "5")
             #expect(out["changePassStatus"] as? Int == 200 && out["requestChangeShown"] as? Bool == true)
             #expect(out["resetAll"] as? Bool == true)

@@ -69,7 +69,7 @@
     let json = null;
     try { json = text ? JSON.parse(text) : null; } catch (_) { json = null; }
     if (!res.ok) {
-      const problems = json && (json.problems || json.variants);
+      const problems = json && (json.problems || json.variants || json.where);
       throw new Error((json && json.error ? json.error : "HTTP " + res.status) + (problems ? ": " + [].concat(problems).join(", ") : ""));
     }
     return json;
