@@ -9,7 +9,7 @@ import StubTestSupport
         try await withServer { server in
             let health = try await AdminClient(server: server).object("GET", "/health")
             #expect(health["status"] as? String == "ok")
-            #expect(health["routes"] as? Int == 13)
+            #expect(health["routes"] as? Int == 19)
             #expect(health["version"] as? String == StubdVersion.current)
             #expect((health["stubsLoadedAt"] as? String)?.hasPrefix("20") == true)
         }

@@ -13,7 +13,7 @@ import Testing
     @Test func checkPassesTheShippedStubs() async throws {
         let result = try await stubd(["check", Repository.shippedStubs.path])
         #expect(result.exitCode == 0)
-        #expect(result.stdout.contains("OK, 13 routes"))
+        #expect(result.stdout.contains("OK, 19 routes"))
     }
 
     @Test func checkPrintsEveryProblemWithFileAndPathAndExits1() async throws {
