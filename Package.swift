@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "StubContract", dependencies: ["StubCore", "StubSystem", "StubSchema", "StubCapture", "CYAML"]),
         // The dashboard's HTML, CSS and JavaScript, compiled into the binary: nothing to install beside it.
         .target(name: "StubDashboard", dependencies: ["StubCore"],
-                resources: ["index.html", "app.css", "core.js", "routes.js", "traffic.js", "panels.js", "conversations.js", "app.js", "icon.svg"]
+                resources: ["index.html", "app.css", "core.js", "routes.js", "traffic.js", "panels.js", "conversations.js", "state.js", "app.js", "icon.svg"]
                     .map { .embedInCode("Files/\($0)") }),
         // What any HTTP transport needs beside the bytes: framing decisions, admission, suspension
         // bookkeeping, deferred jobs, socket faults. No libmicrohttpd here.

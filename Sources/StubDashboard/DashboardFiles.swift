@@ -12,6 +12,7 @@ package enum DashboardFiles {
         "traffic.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.traffic_js),
         "panels.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.panels_js),
         "conversations.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.conversations_js),
+        "state.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.state_js),
         "app.js": .init(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.app_js),
         "icon.svg": .init(contentType: "image/svg+xml", bytes: PackageResources.icon_svg),
     ])

@@ -21,7 +21,7 @@ import FoundationNetworking
             #expect(page.header("X-Content-Type-Options") == "nosniff")
             #expect(page.text.contains("/__stubd/ui/app.js") && page.text.contains("/__stubd/ui/core.js"))
             let names = try FileManager.default.contentsOfDirectory(atPath: DashboardTests.files.path).sorted()
-            #expect(names.count == 9, "every file in Files/ is served: \(names)")
+            #expect(names.count == 10, "every file in Files/ is served: \(names)")
             for name in names {
                 let type = ["js": "text/javascript", "css": "text/css", "svg": "image/svg+xml", "html": "text/html"][name.split(separator: ".").last.map(String.init) ?? ""] ?? "?"
                 let file = try await HTTPClient.fetch(server.url("/__stubd/ui/" + name))
@@ -151,7 +151,7 @@ struct DashboardBrowserTests {
             #expect((out["curlCommand"] as? String)?.hasPrefix("curl -X 'GET' 'http://127.0.0.1:") == true)
             #expect((out["oddMethodCurl"] as? String)?.hasPrefix("curl -X 'BREW`ID`' 'http://") == true, "\(out["oddMethodCurl"] ?? "")")
             let xss = try #require(out["xss"] as? [String: Any])
-            #expect(xss["title"] as? String == "stubd" && xss["imagesInDetail"] as? Int == 0 && xss["scriptsInPage"] as? Int == 6)
+            #expect(xss["title"] as? String == "stubd" && xss["imagesInDetail"] as? Int == 0 && xss["scriptsInPage"] as? Int == 7)
             #expect(xss["payloadShownAsText"] as? Bool == true)
             #expect(out["sessionListed"] as? Bool == true && out["sessionCleared"] as? Bool == true)
             #expect(out["health"] as? Bool == true)

@@ -105,7 +105,7 @@
   }
 
   const first = (location.hash || "").slice(1);
-  show(["routes", "traffic", "conversations", "sessions", "health"].includes(first) ? first : "routes");
+  show(["routes", "traffic", "conversations", "state", "sessions", "health"].includes(first) ? first : "routes");
   start();
 
   Object.assign(S, { start });

@@ -69,7 +69,7 @@
     let json = null;
     try { json = text ? JSON.parse(text) : null; } catch (_) { json = null; }
     if (!res.ok) {
-      const problems = json && (json.problems || json.variants);
+      const problems = json && (json.problems || json.variants || json.where);
       throw new Error((json && json.error ? json.error : "HTTP " + res.status) + (problems ? ": " + [].concat(problems).join(", ") : ""));
     }
     return json;
@@ -108,6 +108,7 @@
     if (view === "health") S.loadHealth().catch(fail);
     if (view === "traffic") S.renderTraffic();
     if (S.watchConversations) S.watchConversations(view === "conversations");
+    if (S.watchState) S.watchState(view === "state");
   }
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => show(b.dataset.view));
   const currentView = () => (document.querySelector("#tabs button[aria-selected='true']") || {}).dataset?.view || "routes";
