@@ -179,4 +179,20 @@ import Testing
             #expect(forgotten == 200, "61 s idle: back to the seed")
         }
     }
+
+    @Test func aNestedCollectionIsScopedByItsParent() async throws {
+        let stubs = try TemporaryStubDirectory([
+            "svc/posts/route.json": #"{"path": "/users/{userId}/posts", "collection": {"seed": "posts.json", "idParameter": "postId"}}"#,
+            "svc/posts/posts.json": #"[{"id": 1, "userId": 1, "title": "a"}, {"id": 2, "userId": 2, "title": "b"}]"#,
+        ])
+        try await withServer(stubs: stubs.url) { server in
+            let created = try await HTTPClient.fetch(server.url("/users/2/posts"), method: "POST", headers: MemoryTests.json, body: Data(#"{"title": "c"}"#.utf8))
+            let object = try #require(try created.json() as? [String: Any])
+            #expect(object["userId"] as? Int == 2 && object["id"] as? Int == 3)
+            let list = try #require(try await HTTPClient.fetch(server.url("/users/2/posts")).json() as? [[String: Any]])
+            #expect(list.compactMap { $0["title"] as? String } == ["b", "c"])
+            #expect(try await HTTPClient.fetch(server.url("/users/1/posts/2")).status == 404, "another user's post")
+            #expect(try await HTTPClient.fetch(server.url("/users/2/posts/2")).status == 200)
+        }
+    }
 }

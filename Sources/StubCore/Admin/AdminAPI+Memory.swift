@@ -19,7 +19,11 @@ extension AdminAPI {
                     guard case .object(let services)? = try? JSONParser.parse(request.body) else {
                         return .error(400, "expected an object of service name to an object of state values", [("example", .string("{\"app\": {\"loggedIn\": true}}"))])
                     }
+                    let known = catalog.memory.services(routes: catalog.routes)
                     for (service, values) in services {
+                        guard known.contains(service) else {
+                            return .error(404, "no service with state", [("service", .string(service)), ("services", .array(known.map(JSONValue.string)))])
+                        }
                         guard case .object(let members) = values else { return .error(400, "expected an object of state values for \"\(service)\"") }
                         try memory.replaceState(members, service: service, scope: scope)
                     }

@@ -96,6 +96,9 @@ extension StubMemory {
         }
         try store.reset(scope, space: spec.space)
         _ = try store.commit([], to: spec.space, scope: scope, seed: fields)
+        // New ids and places follow the largest given, not the seed's.
+        let largest = max(fields.keys.compactMap { Int($0) }.max() ?? 0, fields.count)
+        if largest > 1 { _ = try store.nextNumber(spec.space, scope: scope, floor: largest - 1) }
         return nil
     }
 
