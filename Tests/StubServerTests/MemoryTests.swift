@@ -195,4 +195,20 @@ import Testing
             #expect(try await HTTPClient.fetch(server.url("/users/2/posts/2")).status == 200)
         }
     }
+
+    @Test func aReloadKeepsWhatRequestsChangedAndServesNewSeedsElsewhere() async throws {
+        let stubs = try TemporaryStubDirectory([
+            "svc/_state.json": #"{"a": 1, "b": 1}"#,
+            "svc/bump/route.json": #"{"method": "POST", "path": "/bump", "variants": {"200": {"body": {}, "then": {"increment": {"a": 1}}}}}"#,
+        ])
+        try await withServer(stubs: stubs.url, configure: { $0.watch = false }) { server in
+            #expect(try await HTTPClient.fetch(server.url("/bump"), method: "POST", headers: ["X-Stub-Session": "s"]).status == 200)
+            try Data(#"{"a": 1, "b": 5, "c": 3}"#.utf8).write(to: stubs.url.appendingPathComponent("svc/_state.json"))
+            #expect(try await HTTPClient.fetch(server.url("/__stubd/reload"), method: "POST").status == 200)
+            let changed = try #require(try await HTTPClient.fetch(server.url("/__stubd/state"), headers: ["X-Stub-Session": "s"]).json() as? [String: Any])
+            #expect((changed["state"] as? [String: [String: Int]])?["svc"] == ["a": 2, "b": 1])
+            let untouched = try #require(try await HTTPClient.fetch(server.url("/__stubd/state")).json() as? [String: Any])
+            #expect((untouched["state"] as? [String: [String: Int]])?["svc"] == ["a": 1, "b": 5, "c": 3])
+        }
+    }
 }

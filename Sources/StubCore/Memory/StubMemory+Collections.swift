@@ -20,7 +20,7 @@ extension StubMemory {
             if outcome != .done { return try answer(action, spec, &view, memory: memory, envelope: envelope) }
             return (Reply(status: 204), "\(spec.id) \(key) deleted")
         default:
-            guard case .object? = view.bodyValue(at: []) ?? nil, let body = requestObject(&view) else {
+            guard let body = requestObject(&view) else {
                 return (refusal(400, "Bad request", "expected a JSON object as the body", envelope), nil)
             }
             var next = action == .update ? JSONMergePatch.apply(body, to: current.decoded ?? .null) : body
@@ -38,11 +38,11 @@ extension StubMemory {
     private func create(_ spec: CollectionSpec, _ view: inout RequestView, memory: MemoryView, parents: [(String, String)],
                         envelope: ErrorEnvelope?) throws(MemoryError) -> (reply: Reply, change: String?) {
         let scope = memory.scope
-        guard let body = requestObject(&view) else {
-            return (refusal(400, "Bad request", "expected a JSON object as the body", envelope), nil)
-        }
         if view.head.body.count > limits.maxObjectBytes {
             return (refusal(413, "Object too large", "the bound is \(limits.maxObjectBytes) bytes", envelope), nil)
+        }
+        guard let body = requestObject(&view) else {
+            return (refusal(400, "Bad request", "expected a JSON object as the body", envelope), nil)
         }
         if try count(spec, scope: scope) >= limits.maxObjects {
             return (refusal(409, "Collection full", "\(spec.path) holds \(limits.maxObjects) objects, the bound (--max-collection-objects)", envelope), nil)
@@ -112,8 +112,8 @@ extension StubMemory {
 
     /// The body as a JSON object, or nil.
     private func requestObject(_ view: inout RequestView) -> JSONValue? {
-        guard !view.head.body.isEmpty, let value = try? JSONParser.parse(view.head.body), case .object = value else { return nil }
-        return value
+        guard case .object? = view.bodyValue(at: []) else { return nil }
+        return view.bodyValue(at: [])
     }
 
     /// True when the object's parent fields are the path's (a nested collection's scope).
