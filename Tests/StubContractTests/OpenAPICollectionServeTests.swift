@@ -33,4 +33,34 @@ import Testing
             #expect(try await HTTPClient.fetch(server.url("/v1/pets/9")).status == 404)
         }
     }
+
+    @Test func aCreateTheContractRefusesGets422InTheEnvelopeAndStoresNothing() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-coll-enforce-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let spec = """
+        openapi: 3.0.3
+        info: { title: Notes, version: "1" }
+        paths:
+          /notes:
+            post:
+              requestBody: { required: true, content: { application/json: { schema: { type: object, required: [text], properties: { text: { type: string } } } } } }
+              responses: { "201": { description: made } }
+        """
+        for (path, text) in [("Stubs/svc/_service.json", #"{"errorEnvelope": {"error": {"title": "{{title}}", "message": "{{message}}"}}}"#),
+                             ("Stubs/svc/notes/route.json", #"{"path": "/notes", "collection": {}}"#), ("spec.yaml", spec)] {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        try await withServer(stubs: root.appendingPathComponent("Stubs"), configure: { $0.check(against: root.appendingPathComponent("spec.yaml"), enforces: true) }) { server in
+            let json = ["Content-Type": "application/json"]
+            let refused = try await HTTPClient.fetch(server.url("/notes"), method: "POST", headers: json, body: Data(#"{"text": 5}"#.utf8))
+            #expect(refused.status == 422)
+            #expect(((try refused.json() as? [String: Any])?["error"] as? [String: String])?["title"] == "Unprocessable Entity")
+            let made = try await HTTPClient.fetch(server.url("/notes"), method: "POST", headers: json, body: Data(#"{"text": "hi"}"#.utf8))
+            #expect(made.status == 201)
+            let list = try #require(try await HTTPClient.fetch(server.url("/notes")).json() as? [[String: Any]])
+            #expect(list.count == 1 && list.first?["id"] as? Int == 1, "the refused body was not stored")
+        }
+    }
 }

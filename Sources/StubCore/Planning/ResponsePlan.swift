@@ -206,14 +206,17 @@ package struct ResponsePlan: Sendable {
     }
 
     /// The plan as a journal record keeps it: what it says of the route, the variant and why,
-    /// without what it sent (a rendered or replied body, a stream, deferred work), so a record
-    /// holds no body. A plan that serves a variant as prepared is kept as it is.
+    /// without what it sent (a rendered or replied body, a stream, deferred work) or the catalog
+    /// of a route that remembers, so a record holds no body. A plan that serves a variant as
+    /// prepared is kept as it is.
     var keptByRecord: ResponsePlan {
-        if case .variant = response, renderedBody == nil, stream == nil { return self }
+        if case .variant = response, renderedBody == nil, stream == nil, catalog == nil { return self }
         var kept = self
         kept.response = .reply(Reply(status: status))
         kept.renderedBody = nil
         kept.stream = nil
+        // A record must not keep a replaced catalog alive after a reload.
+        kept.catalog = nil
         return kept
     }
 
