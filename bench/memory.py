@@ -26,7 +26,7 @@ Cases (letters for --cases):
      which shows what the fleet costs a route that remembers nothing (journal sent to the store)
 
 usage: bench/memory.py [--binary PATH] [--before PATH --paired-stubs DIR] [--cases 123456] [--rounds N] [--seconds S]
-                       [--paired-rounds N] [--requests N] [--sorted-requests N]
+                       [--paired-rounds N] [--requests N] [--sorted-requests N] [--instructions]
 
 Case 1 alone is `bench/paired.py --before BEFORE --after AFTER --cases small --rounds 10 --stubs DIR`;
 with --before, this script runs exactly that. The build before the feature refuses today's shipped
@@ -34,7 +34,7 @@ Stubs (`_state.json`, `then`, `collection` are unknown to it), so give --paired-
 checkout's Stubs (its /api/v1/users/1 is the same bytes): both builds then serve that tree, e.g.
     git worktree add /work/wt/before 5a29101 && (cd /work/wt/before && swift build -c release --product stubd)
     bench/memory.py --before /work/wt/before/.build/release/stubd --paired-stubs /work/wt/before/Stubs
-Needs wrk, taskset, redis-server (or valkey-server) and haproxy.
+Needs wrk, taskset, redis-server (or valkey-server) and haproxy; valgrind for --instructions.
 """
 import argparse
 import http.client
