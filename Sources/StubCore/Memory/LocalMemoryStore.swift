@@ -9,6 +9,9 @@ package final class LocalMemoryStore: MemoryStore {
         var spaces: [Scope: [MemorySpace: [String: StoredField]]] = [:]
         /// Counters, apart: taking a number does not make a space written (it still reads as its seed).
         var counters: [Scope: [MemorySpace: Int]] = [:]
+        /// Each written space's fields by order, kept as writes come: a list of 10,000 objects is
+        /// then read without sorting them per request (1.6 ms → 0.2 ms a page, bench/memory.py).
+        var ordered: [Scope: [MemorySpace: [StoredField]]] = [:]
     }
 
     private let state = Locked(State())
@@ -23,6 +26,10 @@ package final class LocalMemoryStore: MemoryStore {
 
     package func fields(_ space: MemorySpace, scope: Scope) -> [String: StoredField]? {
         state.withLock { $0.spaces[scope]?[space] }
+    }
+
+    package func ordered(_ space: MemorySpace, scope: Scope) -> [StoredField]? {
+        state.withLock { $0.ordered[scope]?[space] }
     }
 
     package func count(_ space: MemorySpace, scope: Scope) -> Int? {
@@ -41,10 +48,17 @@ package final class LocalMemoryStore: MemoryStore {
             if s.spaces[scope]?[space] == nil {
                 guard let seed else { return .needsSeed }
                 s.spaces[scope, default: [:]][space] = seed
+                s.ordered[scope, default: [:]][space] = seed.values.sorted { $0.order < $1.order }
             }
             // Changed in place: a copy of a collection's dictionary per write would cost its size.
             for write in writes where write.checks && s.spaces[scope]![space]![write.key] != write.expected { return .conflict }
-            for write in writes { s.spaces[scope]![space]![write.key] = write.new }
+            for write in writes {
+                let old: StoredField?
+                if let new = write.new { old = s.spaces[scope]![space]!.updateValue(new, forKey: write.key) } else {
+                    old = s.spaces[scope]![space]!.removeValue(forKey: write.key)
+                }
+                LocalMemoryStore.reorder(&s.ordered[scope]![space]!, old: old, new: write.new)
+            }
             return .done
         }
     }
@@ -62,14 +76,37 @@ package final class LocalMemoryStore: MemoryStore {
             if let space {
                 s.spaces[scope]?[space] = nil
                 s.counters[scope]?[space] = nil
+                s.ordered[scope]?[space] = nil
             } else {
                 s.spaces[scope] = nil
                 s.counters[scope] = nil
+                s.ordered[scope] = nil
             }
         }
     }
 
     package func expireSessions(afterSeconds seconds: Int) {}
+
+    /// Moves one field's change into the list by order: out where it was, in where it goes
+    /// (at the end, for a new object, whose order is the largest so far).
+    static func reorder(_ list: inout [StoredField], old: StoredField?, new: StoredField?) {
+        if let old, case let at = lowerBound(old.order, in: list), at < list.count, list[at].order == old.order {
+            if let new, new.order == old.order { list[at] = new; return }
+            list.remove(at: at)
+        }
+        guard let new else { return }
+        if let last = list.last, last.order >= new.order { list.insert(new, at: lowerBound(new.order, in: list)) } else { list.append(new) }
+    }
+
+    /// The first index whose order is at least `order`.
+    static func lowerBound(_ order: Int, in list: [StoredField]) -> Int {
+        var (low, high) = (0, list.count)
+        while low < high {
+            let mid = (low + high) / 2
+            if list[mid].order < order { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
 
     package func writtenSpaces(scope: Scope) -> [MemorySpace] {
         state.withLock { Array(($0.spaces[scope] ?? [:]).keys) }

@@ -17,6 +17,9 @@ package protocol MemoryStore: AnyObject, Sendable {
     func perform(_ job: @escaping @Sendable () -> Void)
     /// Every field of a space, or nil when the store has not written it.
     func fields(_ space: MemorySpace, scope: Scope) throws(MemoryError) -> [String: StoredField]?
+    /// Every field of a space in order (the order each was first written), or nil when the store
+    /// has not written it.
+    func ordered(_ space: MemorySpace, scope: Scope) throws(MemoryError) -> [StoredField]?
     /// How many fields a space holds, or nil when the store has not written it.
     func count(_ space: MemorySpace, scope: Scope) throws(MemoryError) -> Int?
     /// One field of a space: `.unwritten` when the store has not written the space.

@@ -80,8 +80,7 @@ extension StubMemory {
 
     /// Every object, in the order each was first stored.
     package func objects(_ spec: CollectionSpec, scope: Scope) throws(MemoryError) -> [StoredField] {
-        guard let fields = try store.fields(spec.space, scope: scope) else { return spec.seedInOrder }
-        return fields.values.sorted { $0.order < $1.order }
+        try store.ordered(spec.space, scope: scope) ?? spec.seedInOrder
     }
 
     /// Replaces a collection's objects in a scope (the admin API); objects without an id are refused.
