@@ -93,11 +93,6 @@ final class RedisMemoryStore: MemoryStore, Sendable {
         try fields(space, scope: scope).map { $0.values.sorted { $0.order < $1.order } }
     }
 
-    func count(_ space: MemorySpace, scope: Scope) throws(MemoryError) -> Int? {
-        let n = try call { c throws(StoreError) in try c.command(["HLEN", RedisMemoryStore.key(space, scope)]) }.int ?? 0
-        return n == 0 ? nil : n - 1
-    }
-
     func field(_ key: String, of space: MemorySpace, scope: Scope) throws(MemoryError) -> FieldRead {
         let reply = try call { c throws(StoreError) in try c.command(["HMGET", RedisMemoryStore.key(space, scope), "", key]) }
         let items = reply.elements
@@ -106,8 +101,9 @@ final class RedisMemoryStore: MemoryStore, Sendable {
         return .value(field)
     }
 
-    func commit(_ writes: [FieldWrite], to space: MemorySpace, scope: Scope, seed: [String: StoredField]?) throws(MemoryError) -> CommitOutcome {
-        var arguments = [RedisMemoryStore.key(space, scope), RedisMemoryStore.spaces(scope), space.key, String(writes.count), ttl(scope)]
+    func commit(_ writes: [FieldWrite], to space: MemorySpace, scope: Scope, seed: [String: StoredField]?, limit: Int?) throws(MemoryError) -> CommitOutcome {
+        var arguments = [RedisMemoryStore.key(space, scope), RedisMemoryStore.spaces(scope), space.key, String(writes.count), ttl(scope),
+                         limit.map(String.init) ?? ""]
         for write in writes {
             arguments += [write.key, write.checks ? "1" : "0", write.expected.map(RedisMemoryStore.encode) ?? "",
                           write.new.map(RedisMemoryStore.encode) ?? ""]
@@ -121,6 +117,7 @@ final class RedisMemoryStore: MemoryStore, Sendable {
         case "done": return .done
         case "conflict": return .conflict
         case "needsSeed": return .needsSeed
+        case "full": return .full
         default: throw MemoryError("the state store refused a change: \(reply)")
         }
     }
@@ -157,21 +154,22 @@ final class RedisMemoryStore: MemoryStore, Sendable {
     }
 
     /// KEYS: the space's hash, the scope's set of spaces. ARGV: the space's name, the number of
-    /// writes, the seconds a session's keys live (0: for ever), then per write its field, whether
-    /// it checks, what it expects ("" for absent) and its new value ("" removes it); then `seed`
-    /// and field/value pairs when the caller sends it.
+    /// writes, the seconds a session's keys live (0: for ever), the most fields the space may hold
+    /// ("" for no bound), then per write its field, whether it checks, what it expects ("" for
+    /// absent) and its new value ("" removes it); then `seed` and field/value pairs when the caller
+    /// sends it.
     static let commitScript = StoreScript("""
         local h = KEYS[1]
         local n = tonumber(ARGV[2])
         if redis.call('HEXISTS', h, '') == 0 then
-          local s = 4 + n * 4
+          local s = 5 + n * 4
           if ARGV[s] ~= 'seed' then return {ok = 'needsSeed'} end
           for i = s + 1, #ARGV - 1, 2 do redis.call('HSET', h, ARGV[i], ARGV[i + 1]) end
           redis.call('HSET', h, '', '1')
           redis.call('SADD', KEYS[2], ARGV[1])
         end
         for i = 0, n - 1 do
-          local b = 4 + i * 4
+          local b = 5 + i * 4
           if ARGV[b + 1] == '1' then
             local current = redis.call('HGET', h, ARGV[b])
             if ARGV[b + 2] == '' then
@@ -181,8 +179,16 @@ final class RedisMemoryStore: MemoryStore, Sendable {
             end
           end
         end
+        if ARGV[4] ~= '' then
+          local added = 0
+          for i = 0, n - 1 do
+            local b = 5 + i * 4
+            if ARGV[b + 3] ~= '' and ARGV[b + 2] == '' then added = added + 1 end
+          end
+          if redis.call('HLEN', h) - 1 + added > tonumber(ARGV[4]) then return {ok = 'full'} end
+        end
         for i = 0, n - 1 do
-          local b = 4 + i * 4
+          local b = 5 + i * 4
           if ARGV[b + 3] == '' then redis.call('HDEL', h, ARGV[b]) else redis.call('HSET', h, ARGV[b], ARGV[b + 3]) end
         end
         if tonumber(ARGV[3]) > 0 then

@@ -72,4 +72,22 @@ struct FleetMemoryTests {
             #expect(try await HTTPClient.fetch(fleet[0].url("/api/v1/users")).status == 200)
         }
     }
+
+    @Test func theCollectionBoundHoldsWhenReplicasCreateAtOnce() async throws {
+        let store = try StoreFixture()
+        try store.start()
+        try await FleetTests.withFleet(store, configure: { $0.maxCollectionObjects = 7 }) { fleet in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for i in 0..<12 {
+                    group.addTask {
+                        try await HTTPClient.fetch(fleet[i % 3].url("/api/v1/todos"), method: "POST", headers: FleetMemoryTests.json,
+                                                   body: Data(#"{"title": "t\#(i)"}"#.utf8)).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            // Five seeded, room for two more across the fleet.
+            #expect(statuses.filter { $0 == 201 }.count == 2 && statuses.filter { $0 == 409 }.count == 10, "\(statuses)")
+        }
+    }
 }

@@ -32,10 +32,6 @@ package final class LocalMemoryStore: MemoryStore {
         state.withLock { $0.ordered[scope]?[space] }
     }
 
-    package func count(_ space: MemorySpace, scope: Scope) -> Int? {
-        state.withLock { $0.spaces[scope]?[space]?.count }
-    }
-
     package func field(_ key: String, of space: MemorySpace, scope: Scope) -> FieldRead {
         state.withLock { s in
             guard let written = s.spaces[scope]?[space] else { return .unwritten }
@@ -43,7 +39,7 @@ package final class LocalMemoryStore: MemoryStore {
         }
     }
 
-    package func commit(_ writes: [FieldWrite], to space: MemorySpace, scope: Scope, seed: [String: StoredField]?) -> CommitOutcome {
+    package func commit(_ writes: [FieldWrite], to space: MemorySpace, scope: Scope, seed: [String: StoredField]?, limit: Int?) -> CommitOutcome {
         state.withLock { s in
             if s.spaces[scope]?[space] == nil {
                 guard let seed else { return .needsSeed }
@@ -52,6 +48,7 @@ package final class LocalMemoryStore: MemoryStore {
             }
             // Changed in place: a copy of a collection's dictionary per write would cost its size.
             for write in writes where write.checks && s.spaces[scope]![space]![write.key] != write.expected { return .conflict }
+            if let limit, s.spaces[scope]![space]!.count + writes.count(where: { $0.new != nil && $0.expected == nil }) > limit { return .full }
             for write in writes {
                 let old: StoredField?
                 if let new = write.new { old = s.spaces[scope]![space]!.updateValue(new, forKey: write.key) } else {

@@ -20,14 +20,14 @@ package protocol MemoryStore: AnyObject, Sendable {
     /// Every field of a space in order (the order each was first written), or nil when the store
     /// has not written it.
     func ordered(_ space: MemorySpace, scope: Scope) throws(MemoryError) -> [StoredField]?
-    /// How many fields a space holds, or nil when the store has not written it.
-    func count(_ space: MemorySpace, scope: Scope) throws(MemoryError) -> Int?
     /// One field of a space: `.unwritten` when the store has not written the space.
     func field(_ key: String, of space: MemorySpace, scope: Scope) throws(MemoryError) -> FieldRead
     /// Applies `writes` at once when every field still holds what the write expects; false (and
     /// nothing written) otherwise, and the caller reads again. A space not written yet is first
-    /// filled with `seed` (nil: the caller sends it when told `.needsSeed`).
-    func commit(_ writes: [FieldWrite], to space: MemorySpace, scope: Scope, seed: [String: StoredField]?) throws(MemoryError) -> CommitOutcome
+    /// filled with `seed` (nil: the caller sends it when told `.needsSeed`). With `limit`, a
+    /// commit that would leave the space with more fields is `.full` (checked in the same step,
+    /// so replicas adding at once cannot pass it together).
+    func commit(_ writes: [FieldWrite], to space: MemorySpace, scope: Scope, seed: [String: StoredField]?, limit: Int?) throws(MemoryError) -> CommitOutcome
     /// The space's counter moved on by one, starting after `floor` (generated integer ids).
     func nextNumber(_ space: MemorySpace, scope: Scope, floor: Int) throws(MemoryError) -> Int
     /// Forgets what requests wrote in a scope (every space, or one): seeds show again.
@@ -134,6 +134,8 @@ package enum CommitOutcome: Sendable, Equatable {
     case conflict
     /// The space is not written yet: commit again with its seed.
     case needsSeed
+    /// The space would hold more fields than the commit's limit: nothing written.
+    case full
 }
 
 /// A store that did not answer in time (a fleet's store unreachable).

@@ -44,9 +44,6 @@ extension StubMemory {
         guard let body = requestObject(&view) else {
             return (refusal(400, "Bad request", "expected a JSON object as the body", envelope), nil)
         }
-        if try count(spec, scope: scope) >= limits.maxObjects {
-            return (refusal(409, "Collection full", "\(spec.path) holds \(limits.maxObjects) objects, the bound (--max-collection-objects)", envelope), nil)
-        }
         let given = body[spec.idField].flatMap(CollectionSpec.key)
         if body[spec.idField] != nil && given == nil {
             return (refusal(400, "Bad request", "expected \(spec.idField) to be a string or a whole number", envelope), nil)
@@ -55,8 +52,10 @@ extension StubMemory {
         let key = given ?? (spec.ids == .integer ? String(order) : memory.uuid())
         let idValue: JSONValue = given == nil ? (spec.ids == .integer ? .number(Double(order)) : .string(key)) : body[spec.idField]!
         let field = StoredField(order: order, value: stamped(body, spec.idField, idValue, parents: parents))
-        switch try commitWrite(spec, scope: scope, FieldWrite(key: key, expected: nil, new: field)) {
+        switch try commit([FieldWrite(key: key, expected: nil, new: field)], to: spec.space, scope: scope, seed: spec.seed, limit: limits.maxObjects) {
         case .done: break
+        case .full:
+            return (refusal(409, "Collection full", "\(spec.path) holds \(limits.maxObjects) objects, the bound (--max-collection-objects)", envelope), nil)
         case .conflict, .needsSeed:
             // A given id that exists is the client's conflict; a generated one is taken again.
             if given != nil { return (refusal(409, "Conflict", "\(spec.idField) \(key) exists in \(spec.path)", envelope), nil) }
@@ -94,15 +93,11 @@ extension StubMemory {
             fields[key] = StoredField(order: i + 1, value: object)
         }
         try store.reset(scope, space: spec.space)
-        _ = try store.commit([], to: spec.space, scope: scope, seed: fields)
+        _ = try store.commit([], to: spec.space, scope: scope, seed: fields, limit: nil)
         // New ids and places follow the largest given, not the seed's.
         let largest = max(fields.keys.compactMap { Int($0) }.max() ?? 0, fields.count)
         if largest > 1 { _ = try store.nextNumber(spec.space, scope: scope, floor: largest - 1) }
         return nil
-    }
-
-    private func count(_ spec: CollectionSpec, scope: Scope) throws(MemoryError) -> Int {
-        try store.count(spec.space, scope: scope) ?? spec.seed.count
     }
 
     private func commitWrite(_ spec: CollectionSpec, scope: Scope, _ write: FieldWrite) throws(MemoryError) -> CommitOutcome {

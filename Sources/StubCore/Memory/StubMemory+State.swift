@@ -67,14 +67,14 @@ extension StubMemory {
         try store.reset(scope, space: space)
         var fields: [String: StoredField] = [:]
         for (i, member) in values.enumerated() { fields[member.key] = StoredField(order: i, value: member.value) }
-        _ = try store.commit([], to: space, scope: scope, seed: fields)
+        _ = try store.commit([], to: space, scope: scope, seed: fields, limit: nil)
     }
 
     /// A commit that sends the seed only when the store asks for it.
-    func commit(_ writes: [FieldWrite], to space: MemorySpace, scope: Scope, seed: [String: StoredField]) throws(MemoryError) -> CommitOutcome {
-        let outcome = try store.commit(writes, to: space, scope: scope, seed: store.isRemote ? nil : seed)
+    func commit(_ writes: [FieldWrite], to space: MemorySpace, scope: Scope, seed: [String: StoredField], limit: Int? = nil) throws(MemoryError) -> CommitOutcome {
+        let outcome = try store.commit(writes, to: space, scope: scope, seed: store.isRemote ? nil : seed, limit: limit)
         guard outcome == .needsSeed else { return outcome }
-        return try store.commit(writes, to: space, scope: scope, seed: seed)
+        return try store.commit(writes, to: space, scope: scope, seed: seed, limit: limit)
     }
 }
 
