@@ -1,13 +1,16 @@
 /// A collection's six answers over the store: every change is one compare-and-set, so objects
 /// created or patched at once on several replicas are all kept.
 extension StubMemory {
-    /// The answer of a collection route to one request; `change` says what it changed, for the journal.
+    /// The answer of a collection route to one request; `change` says what it changed, for the
+    /// journal. `tries` counts the times another request changed the object first (it is read
+    /// and changed again, up to `limits.retries`).
     func answer(_ action: CollectionAction, _ spec: CollectionSpec, _ view: inout RequestView, memory: MemoryView,
-                envelope: ErrorEnvelope?) throws(MemoryError) -> (reply: Reply, change: String?) {
+                envelope: ErrorEnvelope?, tries: Int = 0) throws(MemoryError) -> (reply: Reply, change: String?) {
+        guard tries < limits.retries else { throw MemoryError("the object changed under \(tries) tries in a row; try again") }
         let scope = memory.scope
         let parents = spec.parents.map { ($0, view.parameter($0) ?? "") }
         if action == .list { return (try list(spec, &view, scope: scope, parents: parents), nil) }
-        if action == .create { return try create(spec, &view, memory: memory, parents: parents, envelope: envelope) }
+        if action == .create { return try create(spec, &view, memory: memory, parents: parents, envelope: envelope, tries: tries) }
         let key = view.parameter(spec.idParameter) ?? ""
         guard let current = try object(key, spec, scope: scope), belongs(current, to: parents) else {
             return (refusal(404, "Not found", "no \(spec.idField) \(key) in \(spec.path)", envelope), nil)
@@ -17,7 +20,7 @@ extension StubMemory {
             return (Reply(status: 200, headers: StubMemory.jsonHeaders, body: Array(current.json.utf8)), nil)
         case .delete:
             let outcome = try commitWrite(spec, scope: scope, FieldWrite(key: key, expected: current, new: nil))
-            if outcome != .done { return try answer(action, spec, &view, memory: memory, envelope: envelope) }
+            if outcome != .done { return try answer(action, spec, &view, memory: memory, envelope: envelope, tries: tries + 1) }
             return (Reply(status: 204), "\(spec.id) \(key) deleted")
         default:
             guard let body = requestObject(&view) else {
@@ -28,7 +31,7 @@ extension StubMemory {
             let field = StoredField(order: current.order, value: next)
             let outcome = try commitWrite(spec, scope: scope, FieldWrite(key: key, expected: current, new: field))
             // Changed by another request meanwhile: the patch is applied again to what is there now.
-            if outcome != .done { return try answer(action, spec, &view, memory: memory, envelope: envelope) }
+            if outcome != .done { return try answer(action, spec, &view, memory: memory, envelope: envelope, tries: tries + 1) }
             return (Reply(status: 200, headers: StubMemory.jsonHeaders, body: Array(field.json.utf8)),
                     "\(spec.id) \(key) \(action == .update ? "updated" : "replaced")")
         }
@@ -36,7 +39,7 @@ extension StubMemory {
 
     /// POST: the object with its id (given, else generated), 201 with `Location`.
     private func create(_ spec: CollectionSpec, _ view: inout RequestView, memory: MemoryView, parents: [(String, String)],
-                        envelope: ErrorEnvelope?) throws(MemoryError) -> (reply: Reply, change: String?) {
+                        envelope: ErrorEnvelope?, tries: Int) throws(MemoryError) -> (reply: Reply, change: String?) {
         let scope = memory.scope
         if view.head.body.count > limits.maxObjectBytes {
             return (refusal(413, "Object too large", "the bound is \(limits.maxObjectBytes) bytes", envelope), nil)
@@ -59,7 +62,7 @@ extension StubMemory {
         case .conflict, .needsSeed:
             // A given id that exists is the client's conflict; a generated one is taken again.
             if given != nil { return (refusal(409, "Conflict", "\(spec.idField) \(key) exists in \(spec.path)", envelope), nil) }
-            return try create(spec, &view, memory: memory, parents: parents, envelope: envelope)
+            return try answer(.create, spec, &view, memory: memory, envelope: envelope, tries: tries + 1)
         }
         var base = view.head.path
         if base.hasSuffix("/") { base.removeLast() }
