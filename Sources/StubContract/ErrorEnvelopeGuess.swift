@@ -15,7 +15,7 @@ struct ErrorEnvelopeGuess {
     init(document: OpenAPIDocument, synthesizer: SchemaSynthesizer) {
         var counts: [String: (count: Int, schema: JSONValue)] = [:]
         for operation in document.operations {
-            for response in operation.responses where response.status.hasPrefix("4") || response.status.hasPrefix("5") || response.status == "default" {
+            for response in operation.responses where response.remoteRefs.isEmpty && (response.status.hasPrefix("4") || response.status.hasPrefix("5") || response.status == "default") {
                 guard let schema = response.schema else { continue }
                 let k = ErrorEnvelopeGuess.identity(schema)
                 counts[k, default: (0, schema)].count += 1

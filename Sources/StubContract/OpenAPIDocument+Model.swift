@@ -28,9 +28,13 @@ extension OpenAPIDocument {
         /// True when the request must have a body.
         package let bodyRequired: Bool
         /// Responses by status key (`200`, `4XX`, `default`), in document order.
-        package let responses: [Response]
+        package var responses: [Response]
         /// Where the operation is written: `/paths/~1users/get`.
         package let pointer: String
+        /// The remote refs (with no local copy) its parameters or request bodies use, each
+        /// described with where it stands; such an operation is not imported, and its requests
+        /// are not checked. Responses list their own.
+        package var remoteRefs: [String] = []
 
         /// `GET /users/{id}` (with the query and fragment of the path key, if any).
         package var name: String {
@@ -94,6 +98,9 @@ extension OpenAPIDocument {
         package let schema: JSONValue?
         /// The document's own examples of the JSON body, in order.
         package let examples: [Example]
+        /// The remote refs (with no local copy) it uses, described; such a response is not
+        /// imported, and bodies for it are not checked.
+        package var remoteRefs: [String] = []
 
         /// The first example that could be read.
         package var example: JSONValue? { examples.lazy.compactMap(\.value).first }

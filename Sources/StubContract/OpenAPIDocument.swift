@@ -66,6 +66,7 @@ package final class OpenAPIDocument: Sendable {
         if case .object(let hooks)? = root["webhooks"], !hooks.isEmpty {
             notes.append("\(hooks.count) webhook(s) (\(hooks.map(\.key).prefix(5).joined(separator: ", "))): requests the API sends, not requests to it; not imported")
         }
+        notes += OpenAPIDocument.remoteItems(root["paths"], files: files)
         self.notes = notes
         var index: [String: Int] = [:]
         for (i, operation) in operations.enumerated() {
@@ -128,12 +129,32 @@ package final class OpenAPIDocument: Sendable {
         return path.hasPrefix("/") || path.isEmpty ? path : "/" + path
     }
 
+    /// Path items and operations that are themselves remote refs with no copy: nothing says which
+    /// operations they hold, so they are named here instead of skipped one by one.
+    static func remoteItems(_ paths: JSONValue?, files: SpecFiles) -> [String] {
+        guard !files.remote.isEmpty, case .object(let items)? = paths else { return [] }
+        var notes: [String] = []
+        for (key, item) in items {
+            if case .string(let ref)? = item["$ref"], files.remote[ref] != nil {
+                notes.append("\(key): not imported: the path item is \(files.describeRemote(ref))")
+                continue
+            }
+            for method in OperationReader.methods {
+                if case .string(let ref)? = item[method]?["$ref"], files.remote[ref] != nil {
+                    notes.append("\(method.uppercased()) \(key): not imported: the operation is \(files.describeRemote(ref))")
+                }
+            }
+        }
+        return notes
+    }
+
     /// A `$ref` that leads only to other `$ref`s and back is an error: nothing could ever match it.
     static func checkRefCycles(files: SpecFiles, file: String, kind: Kind) throws(ContractError) {
         let (pointer, schemas) = kind == .swagger2 ? ("/definitions", files.document(files.main)?["definitions"])
             : ("/components/schemas", files.document(files.main)?["components"]?["schemas"])
         guard case .object(let list)? = schemas else { return }
-        for (name, schema) in list where schema["$ref"] != nil && deref(schema, files: files) == nil {
+        // A schema that is (or leads to) a remote ref with no copy is left to what uses it.
+        for (name, schema) in list where schema["$ref"] != nil && deref(schema, files: files) == nil && files.remoteRefs(in: [schema]).isEmpty {
             let here = "\(pointer)/\(SpecFiles.escape(name))"
             if case .string(let ref)? = schema["$ref"], files.resolve(ref) == nil, !ref.contains("#\(pointer)/") {
                 throw ContractError(file: file, location: files.location(of: here), message: "$ref \(ref) leads nowhere")

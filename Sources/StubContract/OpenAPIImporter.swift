@@ -93,7 +93,16 @@ package struct OpenAPIImporter {
     static func groups(_ operations: [OpenAPIDocument.Operation], skipped: inout [String]) -> [[OpenAPIDocument.Operation]] {
         var groups: [[OpenAPIDocument.Operation]] = []
         var index: [String: Int] = [:]
-        for operation in operations {
+        for var operation in operations {
+            let remote = operation.responses.filter { !$0.remoteRefs.isEmpty }
+            if let used = operation.remoteRefs.first ?? (remote.count == operation.responses.count ? remote.first?.remoteRefs.first : nil) {
+                skipped.append("\(operation.name): uses \(used)")
+                continue
+            }
+            for response in remote {
+                skipped.append("\(operation.name) → \(response.status) (\(operation.pointer)/responses/\(SpecFiles.escape(response.status))): uses \(response.remoteRefs[0]); the operation's other responses are written")
+            }
+            operation.responses.removeAll { !$0.remoteRefs.isEmpty }
             if let problem = OpenAPIImporter.templateProblem(operation.path) {
                 skipped.append("\(operation.name): \(problem)")
                 continue

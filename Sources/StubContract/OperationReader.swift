@@ -32,7 +32,8 @@ struct OperationReader {
                 result.append(OpenAPIDocument.Operation(
                     method: method.uppercased(), path: path, query: query, fragment: fragment, operationID: op["operationId"]?.scalarText,
                     parameters: merged.filter { $0.location != "body" && $0.location != "formData" }, requestBodies: bodies, bodyRequired: required,
-                    responses: responses(op, pointer: pointer + "/responses"), pointer: pointer))
+                    responses: responses(op, pointer: pointer + "/responses"), pointer: pointer,
+                    remoteRefs: files.remoteRefs(in: [op["parameters"], op["requestBody"], item["parameters"]]).map(files.describeRemote)))
             }
         }
         return result
@@ -78,9 +79,17 @@ struct OperationReader {
     func responses(_ op: JSONValue, pointer: String) -> [OpenAPIDocument.Response] {
         guard case .object(let list)? = op["responses"] else { return [] }
         return list.compactMap { status, raw in
-            guard let response = OpenAPIDocument.deref(raw, files: files) else { return nil }
+            let remote = files.remoteRefs(in: [raw]).map(files.describeRemote)
+            guard let response = OpenAPIDocument.deref(raw, files: files) else {
+                // A response that is itself a remote ref is kept, to be named where it is left out.
+                return remote.isEmpty ? nil : OpenAPIDocument.Response(status: status, description: "", mediaType: nil, schema: nil, examples: [], remoteRefs: remote)
+            }
             let here = pointer + "/" + SpecFiles.escape(status)
-            if kind == .swagger2 { return swaggerResponse(status, response, op: op, pointer: here) }
+            if kind == .swagger2 {
+                var read = swaggerResponse(status, response, op: op, pointer: here)
+                read.remoteRefs = remote
+                return read
+            }
             var schema: JSONValue?, mediaType: String?, examples: [OpenAPIDocument.Example] = []
             if case .object(let content)? = response["content"],
                let json = content.first(where: { OpenAPIDocument.BodyKind(mediaType: $0.key) == .json }) {
@@ -96,7 +105,7 @@ struct OperationReader {
                 }
             }
             return OpenAPIDocument.Response(status: status, description: response["description"]?.scalarText ?? "", mediaType: mediaType,
-                                            schema: schema, examples: examples)
+                                            schema: schema, examples: examples, remoteRefs: remote)
         }
     }
 

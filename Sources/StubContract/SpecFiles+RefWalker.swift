@@ -34,13 +34,19 @@ extension SpecFiles {
 
         let file: String
         let swagger: Bool
+        /// The folder a copy of a remote document is looked up in, as `root/<host>/<path>`.
+        let root: String
         /// Files the refs name, where, and whether the document can do without them (an example
         /// written as a lone `$ref`, which is not a reference by the rules but often meant as one).
         var externals: [(file: String, pointer: String, optional: Bool)] = []
+        /// `http(s)://` refs with no local copy, and where each stands: kept as written (so they
+        /// resolve to nothing), and only what uses them is left out.
+        var remote: [(ref: String, pointer: String)] = []
 
-        init(file: String, swagger: Bool) {
+        init(file: String, swagger: Bool, root: String) {
             self.file = file
             self.swagger = swagger
+            self.root = root
         }
 
         mutating func rewrite(_ value: JSONValue) throws(ContractError) -> JSONValue {
@@ -105,7 +111,6 @@ extension SpecFiles {
             }
         }
 
-        /// `ref` as `absolute-file#fragment`; remote and `file:` URLs refused.
         /// The ref of an example written as `{"$ref": "examples.yml#/list"}` (not a URL), else nil.
         static func loneRef(_ value: JSONValue) -> String? {
             guard case .object(let members) = value, members.count == 1, members[0].key == "$ref", case .string(let ref) = members[0].value,
@@ -113,13 +118,24 @@ extension SpecFiles {
             return ref
         }
 
+        /// `ref` as `absolute-file#fragment`; an `http(s)://` one as the file of its local copy, or
+        /// as written when there is none; `file:`, `urn:` and other schemes refused.
         private mutating func absolute(_ ref: String, pointer: [String], optional: Bool = false) throws(ContractError) -> String {
             // Most refs are local (`#/components/…`): no pointer text, no path work.
             if ref.hasPrefix("#") { return file + ref }
             let here = "/" + pointer.map(SpecFiles.escape).joined(separator: "/")
             if RefWalker.hasScheme(ref) || ref.hasPrefix("//") {
-                throw ContractError(file: file, location: here,
-                                    message: "remote $ref \(ref) is not followed; save it next to the document and refer to the file by a relative path")
+                guard SpecFiles.remoteRest(ref) != nil else {
+                    throw ContractError(file: file, location: here,
+                                        message: "$ref \(ref) is neither a file nor an http(s) URL; refer to a file by a relative path")
+                }
+                // Never fetched: a copy saved under the root by host and path stands for it.
+                guard let copy = SpecFiles.mirrorPath(of: ref, root: root), SpecFiles.realPath(copy) != nil else {
+                    remote.append((ref, here))
+                    return ref
+                }
+                externals.append((copy, here, optional))
+                return copy + "#" + SpecFiles.split(ref).fragment
             }
             let (target, fragment) = SpecFiles.split(ref)
             guard !target.isEmpty else { return file + "#" + fragment }

@@ -17,7 +17,9 @@ import Darwin
 /// A `$ref` is only a reference where OpenAPI and JSON Schema say one can be: never inside
 /// example values, `enum`, `const`, `default` or `x-` extensions, which are data (a SCIM payload
 /// has `"$ref"` keys of its own). Refs reach only regular files inside `root` (the document's
-/// folder unless widened); remote and `file:` URLs are refused, and every file is bounded in size.
+/// folder unless widened), and every file is bounded in size. Nothing is fetched: an `http(s)://`
+/// ref reads the copy saved as `root/<host>/<path>` when there is one, and is otherwise kept
+/// unresolved (listed in `remote`) so that only what uses it is left out; `file:` URLs are refused.
 final class SpecFiles: @unchecked Sendable {
     // @unchecked: filled while the document loads, on one thread, and only read afterwards.
 
@@ -34,6 +36,8 @@ final class SpecFiles: @unchecked Sendable {
     private(set) var files: [String: JSONValue] = [:]
     /// Files only examples named, which could not be read.
     private(set) var missing: Set<String> = []
+    /// Remote refs without a local copy, each with the first place it stands (file, pointer).
+    private(set) var remote: [String: (file: String, pointer: String)] = [:]
     /// The main document's absolute path.
     let main: String
     /// The folder file refs must stay inside (real path, no trailing slash).
@@ -60,8 +64,9 @@ final class SpecFiles: @unchecked Sendable {
     private func load(_ file: String, value: JSONValue) throws(ContractError) {
         var pending = [(file, value)]
         while let (next, raw) = pending.popLast() {
-            var walker = RefWalker(file: next, swagger: swagger)
+            var walker = RefWalker(file: next, swagger: swagger, root: root)
             files[next] = try walker.rewrite(raw)
+            for (ref, pointer) in walker.remote where remote[ref] == nil { remote[ref] = (next, pointer) }
             for external in walker.externals where files[external.file] == nil && !pending.contains(where: { $0.0 == external.file }) {
                 guard !missing.contains(external.file) else { continue }
                 guard files.count + pending.count < limits.files else {

@@ -12,7 +12,8 @@ enum CheckCommand {
     static let usage = StubDirectoryArgument.usage(
         command: "check", overview: "Validate a stub directory and print every problem as `file: json.path: message`.",
         options: ["--openapi SPEC          Also check every JSON body against the OpenAPI document SPEC (JSON or YAML)",
-                  "--spec-root DIR        Folder that the document's file $refs may reach (default: its folder)",
+                  "--spec-root DIR        Folder that the document's file $refs may reach, and where a remote $ref's",
+                  "                      copy is read from as DIR/HOST/PATH (default: its folder)",
                   "--graphql SCHEMA       Also check each GraphQL operation route's operation.graphql and JSON bodies",
                   "                      against the schema SCHEMA (SDL, .graphqls)",
                   "--strict              Treat warnings (links leaving the stub directory; with --openapi, routes,",

@@ -26,7 +26,8 @@ enum ImportOpenAPICommand {
                               /pets/{id} with GET and PUT, PATCH or DELETE), seeded from the
                               document's examples; says which became collections and why not
       --overwrite             Replace existing route folders and _service.json
-      --spec-root DIR         Folder that file $refs may reach (default: the document's folder)
+      --spec-root DIR         Folder that file $refs may reach, and where a remote $ref's copy is
+                              read from as DIR/HOST/PATH (default: the document's folder)
       --strict                Exit 1 when anything was skipped or warned about (still written)
       -h, --help              Show this help
     """
@@ -74,7 +75,7 @@ enum ImportOpenAPICommand {
         guard importer.routeCount > 0 else {
             // A document with nothing to serve (only webhooks, operations without responses) is
             // not an error; operations stubd cannot serve are.
-            let nothingToServe = document.operations.allSatisfy(\.responses.isEmpty)
+            let nothingToServe = document.operations.allSatisfy { $0.responses.isEmpty && $0.remoteRefs.isEmpty }
             StubdCommand.printError("stubd: \(options.spec): \(nothingToServe ? "no operation has a response to stub" : "no operation could be made into a route"); nothing written")
             return nothingToServe ? 0 : 1
         }

@@ -102,7 +102,7 @@ enum ServeSettings {
                   help: "Check requests to stubbed routes against this OpenAPI document; violations go into the journal, the log and health"),
             .toggle("--openapi-enforce", \.openAPIEnforce,
                     help: "Answer violating requests with 400 (422 for a body schema failure) in the service's error envelope"),
-            with(.folder("--spec-root", "DIR", \.openAPIRoot, help: "Folder the document's file $refs may reach"),
+            with(.folder("--spec-root", "DIR", \.openAPIRoot, help: "Folder the document's file $refs may reach, and where a remote $ref's copy is read from as DIR/HOST/PATH"),
                  defaultNote: "the document's folder"),
         ]
     }
