@@ -70,6 +70,8 @@ struct RouteBuilder {
                 sequences.append((requestKey, [name]))
             }
         }
+        // stubd answers with the first variant whose `when` holds: the one asking most goes first.
+        variants = variants.enumerated().sorted { ($0.element.when.count, $1.offset) > ($1.element.when.count, $0.offset) }.map(\.element)
         // The answer to the request that named the fewest distinguishing values is the one a
         // request without them gets (the 401 before a header was sent); else the first success.
         let fewest = variants.map { $0.when.filter { $0.kind != "path" }.count }.min() ?? 0
