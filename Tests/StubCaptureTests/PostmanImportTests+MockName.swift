@@ -45,4 +45,27 @@ extension PostmanImportTests {
             #expect(tokenized.text.contains("tokenized") && card.text.contains("card"), "\(tokenized.text) \(card.text)")
         }
     }
+
+    /// Adyen's two `cardDetails` examples share their name; the plain request's own `when` is
+    /// empty (it is the route's default): the name picks it, not the other one.
+    @Test func aSharedNameWithNoWhenHoldingPicksTheDefault() async throws {
+        func example(_ kind: String, _ body: String) -> String {
+            #"{"name": "OK", "code": 200, "originalRequest": {"method": "POST", "header": [{"key": "Content-Type", "value": "application/json"}], "body": {"mode": "raw", "raw": "\#(body)"}, "url": "https://pay.example/cardDetails"}, "header": [{"key": "Content-Type", "value": "application/json"}], "body": "{\"kind\": \"\#(kind)\"}"}"#
+        }
+        let collection = """
+        {"info": {"name": "Pay"}, "item": [{"name": "Brands", "request": {"method": "POST", "url": "https://pay.example/cardDetails"}, "response": [
+          \(example("plain", #"{\"cardNumber\": \"411111\"}"#)), \(example("limited", #"{\"cardNumber\": \"411111\", \"brands\": \"visa\"}"#))]}]}
+        """
+        let (result, stubs) = try await importing(collection)
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        try await withServer(stubs: stubs) { server in
+            func brands(_ body: String) async throws -> Fetched {
+                try await HTTPClient.fetch(server.url("/cardDetails"), method: "POST", headers: ["Content-Type": "application/json", "x-mock-response-name": "OK"],
+                                           body: Data(body.utf8))
+            }
+            let plain = try await brands(#"{"cardNumber": "411111"}"#)
+            let limited = try await brands(#"{"cardNumber": "411111", "brands": "visa"}"#)
+            #expect(plain.text.contains("plain") && limited.text.contains("limited"), "\(plain.text) \(limited.text)")
+        }
+    }
 }
