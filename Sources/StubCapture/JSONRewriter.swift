@@ -27,7 +27,8 @@ struct JSONRewriter {
             let token = tokens[index]
             if let name = pendingSecret, token != [UInt8(ascii: ":")] {
                 pendingSecret = nil
-                if byShape, token.first != UInt8(ascii: "\"") || !SecretShape.isToken(JSONRewriter.unquote(token)) {
+                let text = token.first == UInt8(ascii: "\"") ? JSONRewriter.unquote(token) : nil
+                if byShape, text.map({ !SecretShape.isToken($0) && !SecretShape.asked(name, policy) }) ?? true {
                     // Not a credential: written as it is, read again as any value.
                     continue
                 }

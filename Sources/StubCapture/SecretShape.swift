@@ -22,8 +22,13 @@ enum SecretShape {
     }
 
     /// True when the value under `name` must not be written: by name alone for a capture, by name
-    /// and token shape for documentation (`byShape`).
+    /// and token shape for documentation (`byShape`), unless the name was asked for (`--redact`).
     static func isSecret(_ name: String, value: String, policy: SecretPolicy, byShape: Bool) -> Bool {
-        policy.isSecret(name) && (!byShape || isToken(value))
+        policy.isSecret(name) && (!byShape || isToken(value) || asked(name, policy))
+    }
+
+    /// True when `--redact` named `name`.
+    static func asked(_ name: String, _ policy: SecretPolicy) -> Bool {
+        policy.extra.contains(SecretPolicy.normalize(name))
     }
 }

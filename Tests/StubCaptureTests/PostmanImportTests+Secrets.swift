@@ -56,4 +56,20 @@ extension PostmanImportTests {
             #expect(!got.text.contains("s3cretFromAuth") && !got.text.contains("envSecret77"), "\(got.text)")
         }
     }
+
+    /// `--redact NAME` still redacts NAME's strings, whatever their shape, and keeps their type.
+    @Test func aNameAskedForIsRedactedWhateverItsShape() async throws {
+        let collection = #"""
+        {"info": {"name": "Shop"}, "item": [{"name": "Me", "request": {"method": "GET", "url": "https://shop.example/me"}, "response": [
+          {"name": "Me", "code": 200, "originalRequest": {"method": "GET", "url": "https://shop.example/me"},
+           "header": [{"key": "Content-Type", "value": "application/json"}], "body": "{\"nickname\": \"ann\", \"age\": 40, \"password\": \"hunter\"}"}]}]}
+        """#
+        let (result, stubs) = try await importing(collection, ["--redact", "nickname", "--redact", "password"])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        try await withServer(stubs: stubs) { server in
+            let got = try await HTTPClient.fetch(server.url("/me"))
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(got.text.utf8)) as? [String: Any], "\(got.text)")
+            #expect(json["nickname"] as? String == "REDACTED" && json["password"] as? String == "REDACTED" && json["age"] as? Int == 40, "\(got.text)")
+        }
+    }
 }
