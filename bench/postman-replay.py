@@ -9,11 +9,18 @@ For each collection (and its environment, `COLLECTION[=ENVIRONMENT]`):
    a Postman mock server's way of picking it. Status and body are compared as
    bench/har-replay.py compares them (JSON as parsed JSON, a served "REDACTED" standing for the
    secret it replaced).
+3. As an app would send them (issue 57): a `:name` path variable saved without a value is sent
+   with a sample value (`sample-name`), not as the text `:name`; an example without a `code` is
+   expected to answer with the status its `status` text names (Postman's mock server does so); a
+   host given by a variable nobody defines stands for the base (the path after it is sent). The
+   column "retyped" counts served `"REDACTED"` values whose saved value was not a string, or was
+   a date: values an app's `Codable` types can no longer decode.
 
 usage: bench/postman-replay.py [--binary PATH] COLLECTION[=ENVIRONMENT] ...
 Prints a markdown table and up to 5 mismatches per collection.
 """
 import argparse
+import http
 import importlib.util
 import json
 import os
@@ -28,6 +35,34 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("har_replay", os.path.join(HERE, "har-replay.py"))
 har_replay = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(har_replay)
+
+
+RETYPED = [0]
+_json_difference = har_replay.json_difference
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+def strict_json_difference(captured, served, path="$", taken=None):
+    """har-replay's comparison, counting redactions that changed a value's JSON type or shape."""
+    if served == "REDACTED" and (not isinstance(captured, str) or DATE.match(captured)):
+        RETYPED[0] += 1
+    return _json_difference(captured, served, path, taken)
+
+
+har_replay.json_difference = strict_json_difference
+
+
+def status_of(example):
+    """The example's code, or the one its status text names (`Not Found`, `201 Created`); 0 for none."""
+    if isinstance(example.get("code"), int):
+        return example["code"]
+    text = str(example.get("status") or "").strip()
+    if re.match(r"^\d{3}( |$)", text):
+        return int(text[:3])
+    key = re.sub(r"[^a-z]", "", text.lower())
+    phrases = {re.sub(r"[^a-z]", "", s.phrase.lower()): s.value for s in http.HTTPStatus}
+    phrases.update({"unprocessableentity": 422, "payloadtoolarge": 413, "requestentitytoolarge": 413})
+    return phrases.get(key, 0)
 
 
 def variables(collection, environment):
@@ -65,13 +100,15 @@ def entry(item, example, values):
         request = {"url": request}
     url = request.get("url") or ""
     raw = resolve(url_text(url), values)
+    # An undefined variable as the host stands for the base: the path after it is what is sent.
+    raw = re.sub(r"^(?:[a-z]+://)?\{\{\s*([^{}]+?)\s*\}\}", lambda m: "https://" + m.group(1).lower(), raw)
     if "{{" in raw:
         return None
     if "://" not in raw:
         raw = "https://" + raw
     parts = urllib.parse.urlsplit(raw)
     path_values = {v["key"]: resolve(str(v.get("value", "")), values) for v in (url.get("variable") if isinstance(url, dict) else None) or []}
-    path = "/".join(urllib.parse.quote(path_values.get(s[1:], s), safe="") if s.startswith(":") and path_values.get(s[1:]) else s
+    path = "/".join(urllib.parse.quote(path_values.get(s[1:]) or f"sample-{s[1:]}", safe="") if s.startswith(":") and len(s) > 1 else s
                     for s in parts.path.split("/"))
     headers = request.get("header") or []
     if isinstance(headers, str):
@@ -81,7 +118,7 @@ def entry(item, example, values):
     return {"request": {"method": request.get("method", "GET"), "url": f"{parts.scheme}://{parts.netloc}{path}" + (f"?{parts.query}" if parts.query else ""),
                         "headers": [{"name": h["key"], "value": resolve(h.get("value", ""), values)} for h in headers if not h.get("disabled")],
                         "postData": {"text": text} if text else None},
-            "response": {"status": example.get("code", 0), "content": {"text": example.get("body") or ""}}}
+            "response": {"status": status_of(example), "content": {"text": example.get("body") or ""}}}
 
 
 def run(binary, collection_path, environment_path):
@@ -121,8 +158,11 @@ def run(binary, collection_path, environment_path):
         for label, batch in (("answered as saved", entries), ("by x-mock-response-name", named)):
             stats = {"replayed": 0, "answered": 0, "wrong status": 0, "wrong body": 0, "redacted answers": 0, "redacted values": {}}
             found = []
+            RETYPED[0] = 0
             har_replay.replay(binary, stubs, batch, stats, found)
             row[label] = f"{stats['answered']}/{len(batch)}"
+            if label == "answered as saved":
+                row["retyped"] = RETYPED[0]
             mismatches += [f"{label}: {m[1]} {m[2]}: want {m[3]}, got {m[4]} {m[5]}" for m in found[:5]]
     finally:
         shutil.rmtree(stubs, ignore_errors=True)
@@ -142,7 +182,7 @@ def main():
         for m in mismatches:
             print(f"  {row['collection']}: {m}")
     columns = ["collection", "examples", "import exit", "routes", "skipped", "replayed", "same request, other answer", "answered as saved",
-               "by x-mock-response-name"]
+               "by x-mock-response-name", "retyped"]
     print("| " + " | ".join(columns) + " |\n|" + "---|" * len(columns))
     for row in rows:
         print("| " + " | ".join(str(row.get(c, "-")) for c in columns) + " |")

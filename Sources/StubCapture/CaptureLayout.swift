@@ -18,6 +18,12 @@ package struct CaptureLayout: Sendable {
         package var basePath: String?
         /// Id-like segments that vary become `{param}`; false keeps literal paths.
         package var templates = true
+        /// Body and query values are secret by name and token shape, not by name alone, and a
+        /// secret keeps its JSON type (`SecretShape`): for documentation, a Postman collection.
+        package var secretsByShape = false
+        /// Secret values the source named (a Postman auth block's, an environment's secret
+        /// values), scrubbed wherever they appear: where and under which name, and the value.
+        package var knownSecrets: [(place: String, name: String, value: String)] = []
 
         /// The defaults.
         package init() {}
@@ -100,7 +106,8 @@ package struct CaptureLayout: Sendable {
     package static func build(_ exchanges: [CapturedExchange], options: Options = Options(), policy: SecretPolicy = SecretPolicy()) -> CaptureLayout {
         var report = RedactionReport()
         // Secrets in requests are never written, but their values are scrubbed wherever they reappear.
-        for exchange in exchanges { noteRequestSecrets(exchange, policy: policy, report: &report) }
+        for exchange in exchanges { noteRequestSecrets(exchange, policy: policy, byShape: options.secretsByShape, report: &report) }
+        for secret in options.knownSecrets { report.note(secret.place, secret.name, value: secret.value) }
         var hosts: [String] = []
         var byHost: [String: [CapturedExchange]] = [:]
         for exchange in exchanges {
@@ -118,7 +125,7 @@ package struct CaptureLayout: Sendable {
         return layout
     }
 
-    static func noteRequestSecrets(_ exchange: CapturedExchange, policy: SecretPolicy, report: inout RedactionReport) {
+    static func noteRequestSecrets(_ exchange: CapturedExchange, policy: SecretPolicy, byShape: Bool = false, report: inout RedactionReport) {
         for (place, headers) in [("request header", exchange.requestHeaders), ("response header", exchange.responseHeaders)] {
             for header in headers where policy.isSecret(header.name) {
                 if ["cookie", "set-cookie"].contains(header.name.lowercased()) {
@@ -128,9 +135,12 @@ package struct CaptureLayout: Sendable {
                 }
             }
         }
-        for item in exchange.query where policy.isSecret(item.name) { report.note("query", item.name, value: item.value) }
+        for item in exchange.query where SecretShape.isSecret(item.name, value: item.value, policy: policy, byShape: byShape) {
+            report.note("query", item.name, value: item.value)
+        }
         let contentType = exchange.requestHeaders.first { $0.name.lowercased() == "content-type" }?.value
-        for (name, value) in BodyFields.parse(exchange.requestBody, contentType: contentType) where policy.isSecret(name) {
+        for (name, value) in BodyFields.parse(exchange.requestBody, contentType: contentType)
+            where SecretShape.isSecret(name, value: value, policy: policy, byShape: byShape) {
             report.note("request body field", name, value: value)
         }
         if GraphQLCapture.operation(of: exchange) != nil {

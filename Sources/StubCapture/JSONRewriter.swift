@@ -5,6 +5,9 @@ import StubCore
 /// keep their order, and replaces the values of secret-named members with `"REDACTED"`.
 struct JSONRewriter {
     let policy: SecretPolicy
+    /// Only a token-shaped string under a secret name is replaced (`SecretShape`); any other
+    /// value, an object or array among them, stays, its own secret members replaced inside.
+    var byShape = false
 
     /// The pretty document, and the secrets taken out of it.
     func rewrite(_ bytes: [UInt8], report: inout RedactionReport, place: String) -> [UInt8] {
@@ -24,6 +27,11 @@ struct JSONRewriter {
             let token = tokens[index]
             if let name = pendingSecret, token != [UInt8(ascii: ":")] {
                 pendingSecret = nil
+                let text = token.first == UInt8(ascii: "\"") ? JSONRewriter.unquote(token) : nil
+                if byShape, text.map({ !SecretShape.isToken($0) && !SecretShape.asked(name, policy) }) ?? true {
+                    // Not a credential: written as it is, read again as any value.
+                    continue
+                }
                 let end = JSONRewriter.endOfValue(tokens, from: index)
                 let raw = tokens[index].first == UInt8(ascii: "\"") && end == index + 1 ? JSONRewriter.unquote(token) : ""
                 report.note(place, name, value: raw)

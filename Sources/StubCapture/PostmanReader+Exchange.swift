@@ -8,18 +8,30 @@ import StubCore
 /// One saved example as an exchange: its request's method, URL, headers and body with the
 /// variables resolved, and its response's status, headers and body.
 extension PostmanReader {
-    func exchange(_ example: JSONValue, request: JSONValue, at: String) throws(HARReader.Problem) -> HARReader.Outcome {
+    func exchange(_ example: JSONValue, request: JSONValue, at: String, notes: inout ExampleNotes) throws(HARReader.Problem) -> HARReader.Outcome {
         // v2.0 allows a request that is only its URL.
         let method = (request["method"]?.scalarText ?? "GET").uppercased()
         if !RouteLoader.methods.contains(method) { return .skipped("method \(method.prefix(40))") }
         guard let rawURL = url(request["url"] ?? request) else { return .skipped("no URL") }
-        let resolved = resolve(rawURL)
+        var resolved = resolve(rawURL)
+        if let base = PostmanReader.undefinedHost(resolved) {
+            resolved = base.url
+            notes.undefinedHost = (base.names, base.host)
+        }
         if let missing = unresolved(resolved) { return .skipped("unresolved variable {{\(missing)}} (give --environment FILE)") }
         let absolute = resolved.contains("://") ? resolved : "https://" + resolved
         guard let parts = HARURL(absolute) else { return .skipped("not an http(s) URL") }
         // An example saved without a response has no code; a code that is no status is a problem.
-        guard let code = example["code"], code != .null else { return .skipped("an example without a status code") }
-        let status = try HARReader.status(code, file: file, at: at + ".code")
+        // Without a code, the status text names it, as Postman's mock server reads it.
+        let status: Int
+        if let code = example["code"], code != .null {
+            status = try HARReader.status(code, file: file, at: at + ".code")
+        } else if let text = example["status"]?.scalarText, let named = PostmanReader.status(fromText: text) {
+            status = named.code
+            notes.statusRule = named.rule
+        } else {
+            return .skipped("an example without a status code")
+        }
         let responseHeaders = pairs(example["header"])
         let mimeType = responseHeaders.first { $0.name.lowercased() == "content-type" }?.value
         let (path, declared) = pathVariables(parts.path, values: PostmanReader.values(request["url"]?["variable"], enabledKey: "disabled", enabledWhen: false))

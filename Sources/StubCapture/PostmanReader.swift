@@ -18,6 +18,13 @@ package struct PostmanReader {
         package var skipped: [String: Int] = [:]
         /// Each request or example left out, with where it is and why (`Users / Get user: no saved example`).
         package var unstubbed: [String] = []
+        /// What the import assumed, one line each: an example's status read from its status text,
+        /// an undefined host variable taken as the base.
+        package var notes: [String] = []
+        /// Credentials the collection names (auth blocks, variables of type secret), to scrub.
+        package var secrets: [(place: String, name: String, value: String)] = []
+        /// Undefined host variables (`baseUrl`), the host used for them and how many examples.
+        var undefinedHosts: [(names: String, host: String, count: Int)] = []
     }
 
     let file: String
@@ -25,22 +32,29 @@ package struct PostmanReader {
     let variables: [String: String]
 
     /// Reads the collection in `bytes` (`file` names it in problems); `environment` is a Postman
-    /// environment export whose values beat the collection's variables.
-    package static func read(_ bytes: [UInt8], file: String, environment: (bytes: [UInt8], file: String)? = nil) throws(HARReader.Problem) -> Result {
+    /// environment export whose values beat the collection's variables; `policy` names the auth
+    /// settings that are credentials.
+    package static func read(_ bytes: [UInt8], file: String, environment: (bytes: [UInt8], file: String)? = nil,
+                             policy: SecretPolicy = SecretPolicy()) throws(HARReader.Problem) -> Result {
         let root = try parse(bytes, file: file)
         guard case .array(let items)? = root["item"] else {
             throw HARReader.Problem(file: file, path: "item", message: "expected an array of items (a Postman collection, format v2.0 or v2.1)")
         }
         var variables = PostmanReader.values(root["variable"], enabledKey: "disabled", enabledWhen: false)
+        var secrets = PostmanReader.secretValues(root["variable"], place: "Postman collection variable")
         if let environment {
             let env = try parse(environment.bytes, file: environment.file)
             guard case .array? = env["values"] else {
                 throw HARReader.Problem(file: environment.file, path: "values", message: "expected an array of values (a Postman environment export)")
             }
             variables.merge(PostmanReader.values(env["values"], enabledKey: "enabled", enabledWhen: true)) { _, environment in environment }
+            secrets += PostmanReader.secretValues(env["values"], place: "Postman environment value")
         }
         var result = Result()
-        try PostmanReader(file: file, variables: variables).walk(items, at: "item", folders: [], into: &result)
+        let reader = PostmanReader(file: file, variables: variables)
+        try reader.walk(items, at: "item", folders: [], into: &result)
+        result.secrets = secrets + reader.authSecrets(in: root, policy: policy)
+        result.notes += result.undefinedHostLines
         return result
     }
 
@@ -82,8 +96,11 @@ package struct PostmanReader {
             }
             for (number, example) in examples.enumerated() {
                 let label = example["name"]?.scalarText ?? "example \(number + 1)"
-                switch try exchange(example, request: example["originalRequest"] ?? request, at: "\(path).response[\(number)]") {
+                var notes = ExampleNotes()
+                switch try exchange(example, request: example["originalRequest"] ?? request, at: "\(path).response[\(number)]", notes: &notes) {
                 case .kept(var exchange):
+                    if let rule = notes.statusRule { result.notes.append("\(place) / \(label): no code; status \(exchange.status) from \(rule)") }
+                    if let undefined = notes.undefinedHost { result.countUndefinedHost(undefined.names, host: undefined.host) }
                     exchange.label = label
                     exchange.note = "Postman: \(place)"
                     result.exchanges.append(exchange)
@@ -95,6 +112,14 @@ package struct PostmanReader {
 }
 
 extension PostmanReader.Result {
+    /// Counts one example kept under the host standing for undefined variables.
+    mutating func countUndefinedHost(_ names: [String], host: String) {
+        let key = names.joined(separator: "}}, {{")
+        if let index = undefinedHosts.firstIndex(where: { $0.names == key }) { undefinedHosts[index].count += 1 } else {
+            undefinedHosts.append((key, host, 1))
+        }
+    }
+
     /// Counts one left out for `reason` and names it.
     mutating func skip(_ reason: String, _ place: String) {
         skipped[reason, default: 0] += 1

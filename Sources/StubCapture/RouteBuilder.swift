@@ -12,6 +12,8 @@ struct RouteBuilder {
     let exchanges: [CapturedExchange]
     let prefixCount: Int
     let policy: SecretPolicy
+    /// Query and body values are secret by name and token shape (`SecretShape`).
+    var byShape = false
 
     /// Response headers worth keeping, besides a Content-Type the extension would not give. The
     /// validators (`ETag`, `Last-Modified`) make a replayed revalidation get its `304`.
@@ -30,7 +32,8 @@ struct RouteBuilder {
                                                parameters: named.map { segment, name in name.map { $0 + (PathTemplating.idSuffix(segment) ?? "") } })
         let requests = group.indices.map { exchanges[$0] }
         let rarity = RouteBuilder.queryValueCounts(requests)
-        let conditions = requests.map { whenConditions($0, rarity: rarity) }
+        // A value holding `{{` (Postman's `{{$guid}}`, new on each send) would be read as a placeholder.
+        let conditions = requests.map { whenConditions($0, rarity: rarity).filter { !$0.value.contains("{{") } }
         let varying = varyingConditionNames(conditions)
         var variants: [CaptureLayout.Variant] = []
         var variantFor: [ResponseKey: String] = [:]
@@ -67,6 +70,8 @@ struct RouteBuilder {
                 sequences.append((requestKey, [name]))
             }
         }
+        // stubd answers with the first variant whose `when` holds: the one asking most goes first.
+        variants = variants.enumerated().sorted { ($0.element.when.count, $1.offset) > ($1.element.when.count, $0.offset) }.map(\.element)
         // The answer to the request that named the fewest distinguishing values is the one a
         // request without them gets (the 401 before a header was sent); else the first success.
         let fewest = variants.map { $0.when.filter { $0.kind != "path" }.count }.min() ?? 0
@@ -108,10 +113,14 @@ struct RouteBuilder {
         var result: [(kind: String, name: String, value: String)] = []
         let segments = PathTemplating.segments(request.path)
         for (segment, parameter) in zip(segments, group.parameters) where parameter != nil {
-            result.append(("path", parameter!, PathTemplating.parameterValue(segment.percentDecoded() ?? segment)))
+            let value = PathTemplating.parameterValue(segment.percentDecoded() ?? segment)
+            // A Postman path variable saved without a value (`:paymentPspReference`) names no
+            // value: any one answers.
+            if value == ":" + parameter!, request.pathVariables.values.contains(parameter!) { continue }
+            result.append(("path", parameter!, value))
         }
         var seen = Set<String>()
-        for item in request.query where !policy.isSecret(item.name) && seen.insert(item.name).inserted {
+        for item in request.query where !isSecret(item.name, item.value) && seen.insert(item.name).inserted {
             let values = request.query.filter { $0.name == item.name }.map(\.value)
             let value = values.min { rarity[item.name]?[$0] ?? 0 < rarity[item.name]?[$1] ?? 0 } ?? item.value
             result.append(("query", item.name, value))
@@ -131,11 +140,14 @@ struct RouteBuilder {
             return result
         }
         let contentType = request.requestHeaders.first { $0.name.lowercased() == "content-type" }?.value
-        for (name, value) in BodyFields.parse(request.requestBody, contentType: contentType).sorted(by: { $0.key < $1.key }) where !policy.isSecret(name) {
+        for (name, value) in BodyFields.parse(request.requestBody, contentType: contentType).sorted(by: { $0.key < $1.key }) where !isSecret(name, value) {
             result.append(("body", name, value))
         }
         return result
     }
+
+    /// True when a query or body value must not be written (`SecretShape`).
+    func isSecret(_ name: String, _ value: String) -> Bool { SecretShape.isSecret(name, value: value, policy: policy, byShape: byShape) }
 
     /// Query and body names whose value (or presence) differs between the route's requests.
     func varyingConditionNames(_ all: [[(kind: String, name: String, value: String)]]) -> Set<String> {
@@ -164,7 +176,7 @@ struct RouteBuilder {
     }
 
     func requestIdentity(_ request: CapturedExchange, when: [(kind: String, name: String, value: String)]) -> RequestKey {
-        let query = request.query.filter { !policy.isSecret($0.name) }.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        let query = request.query.filter { !isSecret($0.name, $0.value) }.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         let headers = when.filter { $0.kind == "header" }.map { "\($0.name): \($0.value)" }
         return RequestKey(target: query.isEmpty ? request.path : request.path + "?" + query, headers: headers, body: request.requestBody)
     }
@@ -185,7 +197,7 @@ struct RouteBuilder {
         let kind = BodyKind.of(media: request.mediaType, body: request.responseBody)
         var body = request.responseBody
         if case .json = kind, !body.isEmpty {
-            body = JSONRewriter(policy: policy).rewrite(body, report: &report, place: "response body field")
+            body = JSONRewriter(policy: policy, byShape: byShape).rewrite(body, report: &report, place: "response body field")
         }
         let headers = keptHeaders(request, kind: body.isEmpty ? nil : kind)
         return CaptureLayout.Variant(name: "", status: request.status, fileExtension: body.isEmpty ? nil : kind.ext, body: body, headers: headers, when: [])

@@ -67,7 +67,7 @@ struct ServiceBuilder {
         var used = Set<String>()
         var routes: [CaptureLayout.Route] = []
         for group in all {
-            var route = RouteBuilder(group: group, exchanges: exchanges, prefixCount: prefix.count, policy: policy).build(serviceName: name, report: &report)
+            var route = RouteBuilder(group: group, exchanges: exchanges, prefixCount: prefix.count, policy: policy, byShape: options.secretsByShape).build(serviceName: name, report: &report)
             var folder = route.folder
             var n = 2
             while used.contains(folder.lowercased()) { folder = "\(route.folder)-\(n)"; n += 1 }

@@ -68,12 +68,14 @@ public final class Route: Sendable {
         variants.firstIndex { $0.name == name }
     }
 
-    /// The variant a Postman mock server's headers pick: named `mockName` (its name, or its
-    /// description, where `import-postman` keeps the example's name) and of status `code`, each
-    /// when given.
-    func variantIndex(mockName: String?, code: Int?) -> Int? {
-        variants.firstIndex { variant in
-            (code == nil || variant.status == code) && (mockName == nil || variant.name == mockName || variant.description == mockName)
+    /// The variants a Postman mock server's headers pick, in order: named `mockName` (its name,
+    /// or its description, where `import-postman` keeps the example's name) and of status `code`,
+    /// each when given. Two examples of different requests may share a name; the request tells
+    /// them apart (`ResponsePlanner`).
+    func variantIndices(mockName: String?, code: Int?) -> [Int] {
+        variants.indices.filter { index in
+            let variant = variants[index]
+            return (code == nil || variant.status == code) && (mockName == nil || variant.name == mockName || variant.description == mockName)
         }
     }
 }

@@ -133,7 +133,12 @@ package struct ResponsePlanner: Sendable {
             return .success((i, .request))
         }
         if controls.mockName != nil || controls.mockCode != nil {
-            guard let i = route.variantIndex(mockName: controls.mockName, code: controls.mockCode) else {
+            // Of several that answer the headers, the one the request would get without them: the
+            // first whose `when` it meets, else the route's default.
+            let candidates = route.variantIndices(mockName: controls.mockName, code: controls.mockCode)
+            let matching = candidates.count > 1
+                ? candidates.first { route.selects(variant: $0, &view) } ?? candidates.first { $0 == route.defaultIndex } : nil
+            guard let i = matching ?? candidates.first else {
                 return .failure(ReplyFailure(.error(400, "no variant answers the x-mock-response headers", [
                     ("route", .string(route.id)), ("name", controls.mockName.map { .string($0) } ?? .null),
                     ("code", controls.mockCode.map { JSONValue.number(Double($0)) } ?? .null),

@@ -11,7 +11,7 @@ import Darwin
 /// what was made and redacted.
 enum CaptureReport {
     static func writeAndCheck(_ layout: CaptureLayout, into stubs: String, overwrite: Bool, skipped: [String: Int], total: Int,
-                              changed: [String: Int] = [:]) -> Int32 {
+                              changed: [String: Int] = [:], notes: [String] = []) -> Int32 {
         guard total > 0 else {
             StubdCommand.printError("stubd: no API requests to import\(skipped.isEmpty ? "" : " (skipped: \(skippedText(skipped)))")")
             return 1
@@ -37,6 +37,10 @@ enum CaptureReport {
         for line in layout.summary { print("  \(line)") }
         if !skipped.isEmpty { print("Skipped: \(skippedText(skipped))") }
         if !changed.isEmpty { print("Changed: \(skippedText(changed))") }
+        if !notes.isEmpty {
+            print("Assumed:")
+            for line in notes { print("  \(line)") }
+        }
         if layout.redactions.lines.isEmpty {
             print("Redacted: nothing")
         } else {

@@ -30,7 +30,10 @@ enum ImportPostmanCommand {
 
     Each request's examples become one route's variants, named after the example
     (`200-user-found`); `x-mock-response-name` and `x-mock-response-code` pick one, as on a
-    Postman mock server.
+    Postman mock server. An example without a code takes the status its status text
+    names; an undefined {{variable}} in the host stands for the base (with a warning).
+    Credentials are redacted (headers, auth blocks, secret variables, token-shaped
+    strings); other fields keep their values and JSON types.
     """
 
     static func parse(_ arguments: [String]) throws(UsageError) -> (options: CaptureImportOptions, environment: String?) {
@@ -61,11 +64,12 @@ enum ImportPostmanCommand {
             environment = (bytes, file)
         }
         let result: PostmanReader.Result
-        do { result = try PostmanReader.read(collection, file: options.file, environment: environment) } catch {
+        do { result = try PostmanReader.read(collection, file: options.file, environment: environment, policy: options.policy) } catch {
             StubdCommand.printError("stubd: \(error)")
             return 1
         }
         for line in result.unstubbed { StubdCommand.printError("stubd: skipped \(line)") }
+        for line in result.notes where line.hasPrefix("{{") { StubdCommand.printError("stubd: warning: \(line)") }
         let exchanges: [CapturedExchange]
         switch options.selected(result.exchanges, from: "collection") {
         case .success(let kept): exchanges = kept
@@ -73,8 +77,14 @@ enum ImportPostmanCommand {
             StubdCommand.printError("stubd: \(error.message)")
             return 2
         }
-        let layout = CaptureLayout.build(exchanges, options: options.layout, policy: options.policy)
-        return CaptureReport.writeAndCheck(layout, into: options.stubs, overwrite: options.overwrite, skipped: result.skipped, total: exchanges.count)
+        // Examples are documentation: fields are secret by name and token shape, and keep their
+        // type; the collection's credentials are scrubbed wherever they appear.
+        var layoutOptions = options.layout
+        layoutOptions.secretsByShape = true
+        layoutOptions.knownSecrets = result.secrets
+        let layout = CaptureLayout.build(exchanges, options: layoutOptions, policy: options.policy)
+        return CaptureReport.writeAndCheck(layout, into: options.stubs, overwrite: options.overwrite, skipped: result.skipped, total: exchanges.count,
+                                          notes: result.notes)
     }
 
     private static func read(_ file: String) -> [UInt8]? {
