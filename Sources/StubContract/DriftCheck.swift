@@ -60,6 +60,14 @@ package struct DriftCheck {
         }
     }
 
+    /// True when `contentType` is one of `documented` (parameters ignored; `*/*` and `image/*` cover their kind).
+    static func documents(_ documented: [String], _ contentType: String) -> Bool {
+        let type = MediaBody.base(contentType)
+        return documented.map(MediaBody.base).contains { listed in
+            listed == type || listed == "*/*" || (listed.hasSuffix("/*") && type.hasPrefix(listed.dropLast()))
+        }
+    }
+
     private mutating func check(_ variant: Variant, route: Route, operation: OpenAPIDocument.Operation, document: OpenAPIDocument, compiler: SchemaCompiler) {
         let source = variant.bodySource ?? "\(route.id)/route.json: variants.\(variant.name)"
         guard let response = document.response(operation, status: variant.status) else {
@@ -72,6 +80,10 @@ package struct DriftCheck {
             return
         }
         let type = variant.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+        if !variant.body.isEmpty, !type.isEmpty, !response.mediaTypes.isEmpty, !DriftCheck.documents(response.mediaTypes, type) {
+            warnings.append("\(source): Content-Type \(type) is not documented for \(operation.name) → \(response.status); expected "
+                            + response.mediaTypes.joined(separator: " or "))
+        }
         guard let schema = response.schema, OpenAPIDocument.BodyKind(mediaType: type) == .json, !variant.body.isEmpty, variant.template == nil,
               let body = try? JSONParser.parse(variant.body) else { return }
         let found = compiler.compile(schema, location: "\(operation.pointer)/responses/\(response.status)").validate(body)

@@ -101,6 +101,14 @@ extension OpenAPIDocument {
         /// The remote refs (with no local copy) it uses, described; such a response is not
         /// imported, and bodies for it are not checked.
         package var remoteRefs: [String] = []
+        /// Every media type the document lists for its body (`content` keys, or Swagger's
+        /// `produces`), in order: what a served `Content-Type` is compared with.
+        package var mediaTypes: [String] = []
+        /// The media type of a body that is not JSON (`text/plain`, `image/png` …), when the
+        /// response documents no JSON one.
+        package var otherMediaType: String? = nil
+        /// The document's example of that body, when it gives one as a string.
+        package var otherExample: String? = nil
 
         /// The first example that could be read.
         package var example: JSONValue? { examples.lazy.compactMap(\.value).first }

@@ -104,9 +104,26 @@ struct OperationReader {
                     }
                 }
             }
-            return OpenAPIDocument.Response(status: status, description: response["description"]?.scalarText ?? "", mediaType: mediaType,
-                                            schema: schema, examples: examples, remoteRefs: remote)
+            var read = OpenAPIDocument.Response(status: status, description: response["description"]?.scalarText ?? "", mediaType: mediaType,
+                                                schema: schema, examples: examples, remoteRefs: remote)
+            if case .object(let content)? = response["content"] {
+                read.mediaTypes = content.map(\.key)
+                if mediaType == nil, let other = content.first {
+                    read.otherMediaType = other.key
+                    read.otherExample = OperationReader.textExample(other.value)
+                }
+            }
+            return read
         }
+    }
+
+    /// The example of a non-JSON body, when the document gives one as a string (`example`,
+    /// else the first of `examples` with a string `value`).
+    static func textExample(_ media: JSONValue) -> String? {
+        if case .string(let text)? = media["example"] { return text }
+        guard case .object(let named)? = media["examples"] else { return nil }
+        for (_, raw) in named { if case .string(let text)? = raw["value"] { return text } }
+        return nil
     }
 
     /// An example, a lone `$ref` one resolved (nil value when it leads nowhere).

@@ -75,6 +75,15 @@ struct RouteFileBuilder {
             // out and said so, the operation's other responses are written.
             guard let made = body(for: response, operation: operation, file: "\(name).json") else { return false }
             files.append(CaptureLayout.File(path: "\(service)/\(folder)/\(name).json", bytes: OpenAPIImporter.pretty(made)))
+            // A `+json` or vendor type (`application/scim+json`) is sent as documented, not as the `.json` file's type.
+            if let type = response.mediaType, let header = MediaBody.header(for: type, fileExtension: "json") {
+                variant.append(("headers", .object([("Content-Type", .string(header))])))
+            }
+        } else if let type = response.otherMediaType {
+            let made = MediaBody(mediaType: type, example: response.otherExample,
+                                 text: response.description.isEmpty ? HTTPStatusText.reason(status) : response.description)
+            files.append(CaptureLayout.File(path: "\(service)/\(folder)/\(name).\(made.fileExtension)", bytes: made.bytes))
+            if let header = made.header { variant.append(("headers", .object([("Content-Type", .string(header))]))) }
         }
         names.append(name)
         variants.append((name, .object(variant)))
