@@ -64,6 +64,11 @@ final class SchemaSynthesizer {
             return usable.isEmpty ? options[0] : usable[variant % usable.count]
         }
         let nullable = flat["nullable"] == .bool(true) || flat["x-nullable"] == .bool(true)
+        // Where null stood before, the smallest value instead (required keys only): `--all-keys`
+        // filling every object that may be null made Stripe's error envelope twelve times longer.
+        let kept = allKeys
+        if nullable { allKeys = false }
+        defer { allKeys = kept }
         for key in ["oneOf", "anyOf"] {
             if case .array(let options)? = flat[key], !options.isEmpty {
                 // The options' value first (`nullable` is not carried into them); null only when none fits.
