@@ -63,13 +63,40 @@ final class SchemaSynthesizer {
             let usable = options.filter { $0 != .null || flat["nullable"] == .bool(true) }
             return usable.isEmpty ? options[0] : usable[variant % usable.count]
         }
+        let nullable = flat["nullable"] == .bool(true) || flat["x-nullable"] == .bool(true)
+        // Where null stood before, the smallest value instead (required keys only): `--all-keys`
+        // filling every object that may be null made Stripe's error envelope twelve times longer.
+        let kept = allKeys
+        if nullable { allKeys = false }
+        defer { allKeys = kept }
         for key in ["oneOf", "anyOf"] {
-            if case .array(let options)? = flat[key], !options.isEmpty { return choose(options, from: flat, key: key, variant: variant) }
+            if case .array(let options)? = flat[key], !options.isEmpty {
+                // The options' value first (`nullable` is not carried into them); null only when none fits.
+                let chosen = choose(options, from: flat, key: key, variant: variant)
+                guard nullable, chosen.map({ fits($0, schema) }) != true, fits(.null, schema) else { return chosen }
+                return .null
+            }
         }
+        // A value that may be null: null where every reading of `nullable` allows it, which is
+        // beside a `type` of its own in OpenAPI 3.0 (3.0.3 gives `nullable` no meaning without one,
+        // and 3.1 none at all). Elsewhere (beside an `allOf` or a `$ref` alone) a value is made,
+        // and null only when none fits.
+        if nullable, nullMeansNull(schema), fits(.null, schema) { return .null }
+        guard nullable else { return populated(flat, variant: variant) }
+        let value = populated(flat, variant: variant)
+        return fits(value, schema) || !fits(.null, schema) ? value : .null
+    }
+
+    /// True when `nullable` (or Swagger's `x-nullable`) in `schema` admits null for every reader:
+    /// OpenAPI 3.0 or Swagger 2.0, beside a `type` in the same schema.
+    private func nullMeansNull(_ schema: JSONValue) -> Bool {
+        document.dialect == .draft4 && schema["type"] != nil
+    }
+
+    /// A value of the type `flat` says (an object when it says none), or null for a schema that
+    /// says nothing at all.
+    private func populated(_ flat: JSONValue, variant: Int) -> JSONValue {
         let type = SchemaSynthesizer.type(of: flat)
-        // A value that may be null and says nothing else, or a schema that says nothing at all: null.
-        // `nullable` beside an `allOf` part does not make the part nullable: null only where it fits.
-        if flat["nullable"] == .bool(true) || flat["x-nullable"] == .bool(true), fits(.null, schema) { return .null }
         if flat["type"] == nil && flat["properties"] == nil && flat["items"] == nil && flat["additionalProperties"] == nil { return .null }
         switch type {
         case "string": return .string(string(flat, variant: variant))
@@ -109,6 +136,10 @@ final class SchemaSynthesizer {
         var first: JSONValue?
         var combined = flat
         combined.remove(key)
+        // `nullable` beside the choice is the choice's own (the caller's); an option made nullable
+        // by it would be made null.
+        combined.remove("nullable")
+        combined.remove("x-nullable")
         for option in options {
             let schema = SchemaSynthesizer.merge(combined, document.dereferenced(option) ?? option)
             let tag = discriminator(flat, for: option)

@@ -197,6 +197,30 @@ import StubSystem
         #expect(RouteMatcher.missReason(method: "GET", path: "/api/v1/login", route: login) == "the route answers POST, the request is GET")
     }
 
+    /// A segment pattern (`{Sid}.json`) that a request's segment does not fit is named, with
+    /// what the pattern expected, not passed over as if it matched.
+    @Test func nearMissesSayWhereASegmentPatternParted() throws {
+        let stubs = try TemporaryStubs([
+            "twilio/call/route.json": #"{"method": "GET", "path": "/Calls/{Sid}.json"}"#, "twilio/call/200.json": "{}",
+            "twilio/thumb/route.json": #"{"method": "GET", "path": "/thumbs/thumb.{ext}"}"#, "twilio/thumb/200.json": "{}",
+            "twilio/version/route.json": #"{"method": "GET", "path": "/v/v{major}.{minor}"}"#, "twilio/version/200.json": "{}",
+        ])
+        let catalog = try stubs.catalog()
+        let call = try #require(catalog.routes.first { $0.id == "twilio/call" })
+        let thumb = try #require(catalog.routes.first { $0.id == "twilio/thumb" })
+        let version = try #require(catalog.routes.first { $0.id == "twilio/version" })
+        #expect(RouteMatcher.missReason(method: "GET", path: "/Calls/CA1.xml", route: call)
+                == #"segment 2: the route has "{Sid}.json", the request "CA1.xml" (it does not end with ".json")"#)
+        #expect(RouteMatcher.missReason(method: "GET", path: "/Calls/.json", route: call)
+                == #"segment 2: the route has "{Sid}.json", the request ".json" ({Sid} would be empty)"#)
+        #expect(RouteMatcher.missReason(method: "GET", path: "/thumbs/photo.png", route: thumb)
+                == #"segment 2: the route has "thumb.{ext}", the request "photo.png" (it does not start with "thumb.")"#)
+        #expect(RouteMatcher.missReason(method: "GET", path: "/v/v2", route: version)
+                == #"segment 2: the route has "v{major}.{minor}", the request "v2" (it has no "." after {major})"#)
+        // A segment that fits (percent-encoded too) goes on to the method.
+        #expect(RouteMatcher.missReason(method: "POST", path: "/Calls/CA%31.json", route: call) == "the route answers GET, the request is POST")
+    }
+
     @Test func theJournalSaysWhichSequenceStepChoseTheVariant() throws {
         let stubs = try TemporaryStubs([
             "app/a/route.json": #"{"method": "GET", "path": "/a", "variants": {"200": {"when": {"query": {"x": "1"}}}}}"#,

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import StubCore
 import StubServer
 import StubTestSupport
@@ -115,5 +118,30 @@ import Testing
         #expect(text.contains("app/a/route.json: lastModified: expected an HTTP date"), "\(text)")
         #expect(text.contains("app/a/route.json: variants.200.etag: expected \"auto\" or an entity tag"), "\(text)")
         #expect(text.contains("app/t/route.json: variants.200.etag: expected a fixed body for \"auto\", found a template"), "\(text)")
+    }
+
+    /// What docs/stub-format.md says of Linux: URLSession with a URLCache does not revalidate a
+    /// stale answer; the second GET goes out without `If-None-Match` and gets the whole 200.
+    @Test func urlSessionOnLinuxDoesNotRevalidateThroughItsURLCache() async throws {
+        let stubs = try TemporaryStubDirectory([
+            "app/stale/route.json": #"{"method": "GET", "path": "/stale", "etag": "v1", "variants": {"200": {"headers": {"Cache-Control": "max-age=0"}}}}"#,
+            "app/stale/200.json": ConditionalRequestTests.body,
+        ])
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
+        configuration.requestCachePolicy = .useProtocolCachePolicy
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        try await withServer(stubs: stubs.url) { server in
+            for _ in 0..<2 {
+                let got = try await HTTPClient.fetch(server.url("/stale"), session: session)
+                #expect(got.status == 200 && got.text == ConditionalRequestTests.body)
+            }
+            let records = await server.waitForRequests(route: "app/stale", count: 2, timeout: 3)
+            #if os(Linux)
+            #expect(records.map(\.status) == [200, 200] && records.allSatisfy { $0.request.header("If-None-Match") == nil },
+                    "\(records.map { ($0.status, $0.request.header("If-None-Match") ?? "-") })")
+            #endif
+        }
     }
 }

@@ -92,6 +92,31 @@ import Testing
         #expect(try String(contentsOf: file, encoding: .utf8) == RangeRequestTests.body)
     }
 
+    /// docs/stub-format.md's recipes for Linux, where URLSession neither consults its URLCache
+    /// nor produces resume data: the app sends `If-None-Match` and `Range` + `If-Range` itself.
+    @Test func urlSessionOnLinuxRevalidatesAndResumesByHand() async throws {
+        let stubs = try stubs()
+        try await withServer(stubs: stubs.url) { server in
+            // Revalidation: the tag of the first 200, sent back, gets a 304 with no body.
+            let first = try await HTTPClient.fetch(server.url("/file"))
+            let tag = try #require(first.header("ETag"))
+            #expect(first.status == 200 && first.text == RangeRequestTests.body)
+            let again = try await HTTPClient.fetch(server.url("/file"), headers: ["If-None-Match": tag])
+            #expect(again.status == 304 && again.body.isEmpty)
+            // Resumption: the bytes kept from a cut download, then the rest from where they end.
+            let cut = try await HTTPClient.fetch(server.url("/file"), headers: ["Range": "bytes=0-399"])
+            #expect(cut.status == 206)
+            var kept = cut.body
+            let rest = try await HTTPClient.fetch(server.url("/file"), headers: ["Range": "bytes=\(kept.count)-", "If-Range": tag])
+            #expect(rest.status == 206 && rest.header("Content-Range") == "bytes 400-999/1000")
+            kept += rest.body
+            #expect(String(decoding: kept, as: UTF8.self) == RangeRequestTests.body)
+            // A tag that no longer holds gets the whole new body, which replaces what was kept.
+            let stale = try await HTTPClient.fetch(server.url("/file"), headers: ["Range": "bytes=400-", "If-Range": "\"v0\""])
+            #expect(stale.status == 200 && stale.text == RangeRequestTests.body)
+        }
+    }
+
     @Test func aThrottledRangeAndATruncatedOneSendTheirPart() async throws {
         let stubs = try stubs()
         try await withServer(stubs: stubs.url) { server in

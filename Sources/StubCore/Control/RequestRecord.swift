@@ -135,7 +135,7 @@ public struct RequestRecord: Sendable {
         plan.selection = selection
         plan.sequenceStep = step
     }
-    /// The status sent; 0 for faults.
+    /// The status sent; 0 when no head was (a fault other than `truncate`, a client gone first).
     public var status: Int {
         get { outcome.status }
         set { outcome.status = newValue }

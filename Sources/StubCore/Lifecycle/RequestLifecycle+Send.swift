@@ -165,11 +165,12 @@ extension RequestLifecycle {
             // Bytes written below TLS would not be inside its stream: the transport sends the part
             // through TLS and ends the body short.
             phase = .truncating(FaultBytes.sentPart(of: body))
-            finish(plan, request, env, now: now, status: 0, fault: fault)
+            // The client got the head: its status is journaled, beside the fault.
+            finish(plan, request, env, now: now, status: status, fault: fault)
             return .respond(status: status, body: .pulled(length: FaultBytes.promisedLength(of: body), headers: headers))
         case .truncate:
             phase = .done
-            finish(plan, request, env, now: now, status: 0, fault: fault)
+            finish(plan, request, env, now: now, status: status, fault: fault)
             return .writeRaw(FaultBytes.truncatedResponse(status: status, headers: headers, body: body), then: .close)
         case .slowHeaders:
             let spread = plan.delayMs > 0 ? plan.delayMs : LifecycleEnvironment.slowHeadersDefaultMs

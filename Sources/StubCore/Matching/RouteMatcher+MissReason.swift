@@ -10,8 +10,17 @@ extension RouteMatcher {
             guard i < segments.count else {
                 return "the route has \(template.count) path segments, the request \(segments.count)"
             }
-            if case .literal(let text) = expected, text != segments[i], text != PathDecoding.decodedWhole(segments[i]) {
+            switch expected {
+            case .literal(let text) where text != segments[i] && text != PathDecoding.decodedWhole(segments[i]):
                 return "segment \(i + 1): the route has \"\(text)\", the request \"\(clipped(segments[i]))\""
+            case .pattern(let pattern):
+                // Patterns match the decoded segment, as the matcher does.
+                var decoded = PathDecoding.decodedWhole(segments[i])
+                if let why = decoded.withUTF8({ pattern.mismatch($0) }) {
+                    return "segment \(i + 1): the route has \"\(pattern.text)\", the request \"\(clipped(segments[i]))\" (\(why))"
+                }
+            default:
+                break
             }
         }
         if segments.count > template.count {
