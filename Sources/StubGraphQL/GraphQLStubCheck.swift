@@ -24,10 +24,11 @@ package struct GraphQLStubCheck {
     /// The problems of an operation document against a schema: unknown types, fragments and
     /// fields, leaves with a selection set and objects without one; unknown, missing and
     /// mistyped arguments, undefined, unused and misplaced variables; fragments that spread
-    /// themselves.
+    /// themselves, fragments no operation uses and spreads whose type can never match.
     package static func validate(_ document: GraphQLOperations, against schema: GraphQLSchema) -> [String] {
         GraphQLFragmentCycles(document).problems + GraphQLDocumentCheck(schema: schema, document: document).problems
             + GraphQLArgumentCheck(schema: schema, document: document).problems
+            + GraphQLFragmentSpreads(schema: schema, document: document).problems
     }
 
     /// The problems of the schema itself, by the type-system rules graphql-core enforces.

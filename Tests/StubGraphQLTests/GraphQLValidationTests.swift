@@ -150,6 +150,10 @@ struct GraphQLValidationTests {
         #"query Q { user(id: "1") { ...A } } fragment A on User { id ...B } fragment B on User { name ...C } fragment C on User { ... on User { ...A } }"#,
         #"query Q { ...A } fragment A on Query { user(id: "1") { ...B } } fragment B on User { id ...B }"#,
         #"query Q { ...F ...F } fragment F on Query { user(id: $id) { id } }"#,
+        // Fragments no operation uses, and spreads whose type can never match where they are.
+        #"query Q { user(id: "1") { id } } fragment F on User { id } fragment G on User { ...F }"#,
+        #"query Q { user(id: "1") { ...F } } fragment F on Query { __typename }"#,
+        #"query Q { user(id: "1") { ... on Query { __typename } ... on User { id } ... { id } } }"#,
     ]
 
     /// A fragment cycle is reported where graphql-core puts it: at the cycle's first spread.
