@@ -19,7 +19,7 @@ final class RedisMemoryStore: MemoryStore, Sendable {
     private let workers: [SerialWorker]
     /// Each worker's thread, once it ran a job, to its connection's index.
     private let workerThreads = Locked<[UInt: Int]>([:])
-    private let nextWorker = AtomicWord<Int>(0)
+    private let nextWorker = Locked(0)
     /// Seconds a session's keys live after a change (its spaces, counters and their list).
     private let sessionTTL = AtomicWord<Int>(600)
 
@@ -41,9 +41,11 @@ final class RedisMemoryStore: MemoryStore, Sendable {
 
     func perform(_ job: @escaping @Sendable () -> Void) {
         guard !workers.isEmpty else { return job() }
-        let turn = nextWorker.load(ordering: .relaxed)
-        nextWorker.store(turn &+ 1, ordering: .relaxed)
-        workers[abs(turn % workers.count)].submit(job)
+        let turn = nextWorker.withLock { n -> Int in
+            defer { n = (n + 1) % workers.count }
+            return n
+        }
+        workers[turn].submit(job)
     }
 
     /// Runs `body` on the calling thread's connection (opened when needed); a failure drops it

@@ -59,7 +59,7 @@ extension AdminAPI {
                     if let problem = try memory.replaceObjects(list, spec, scope: scope) { return .error(400, "bad object", [("where", .string(problem))]) }
                     return try objects(spec, scope: scope)
                 case "DELETE":
-                    try memory.store.reset(scope, space: .collection(spec.id))
+                    try memory.resetObjects(spec, scope: scope)
                     return try objects(spec, scope: scope)
                 default: return notAllowed(["GET", "PUT", "DELETE"])
                 }

@@ -85,6 +85,11 @@ extension StubMemory {
         try store.ordered(spec.space, scope: scope) ?? spec.seedInOrder
     }
 
+    /// Puts a collection's seed back in a scope (the admin API).
+    package func resetObjects(_ spec: CollectionSpec, scope: Scope) throws(MemoryError) {
+        try store.reset(scope, space: spec.space)
+    }
+
     /// Replaces a collection's objects in a scope (the admin API); objects without an id are refused.
     package func replaceObjects(_ objects: [JSONValue], _ spec: CollectionSpec, scope: Scope) throws(MemoryError) -> String? {
         var fields: [String: StoredField] = [:]
@@ -109,8 +114,8 @@ extension StubMemory {
 
     /// The body as a JSON object, or nil.
     private func requestObject(_ view: inout RequestView) -> JSONValue? {
-        guard case .object? = view.bodyValue(at: []) else { return nil }
-        return view.bodyValue(at: [])
+        guard let value = view.bodyValue(at: []), case .object = value else { return nil }
+        return value
     }
 
     /// True when the object's parent fields are the path's (a nested collection's scope).
