@@ -1,5 +1,5 @@
 # Quick Start targets: each installs libmicrohttpd-dev first when it is missing.
-.PHONY: run test test-mhd1 deps check routes container-test bench install conformance
+.PHONY: run test test-mhd1 deps check routes container-test bench install conformance docs
 
 PREFIX ?= /usr/local
 
@@ -15,6 +15,11 @@ deps:
 run: deps
 	swift run stubd
 
+## API documentation for StubdClient, StubServer and StubTesting (DocC, into .build/docs); fails on a
+## DocC warning or a public symbol without a doc comment
+docs: deps
+	scripts/docs.sh
+
 ## Build and run the whole test suite (unit and real-socket integration tests) and its portable
 ## re-run, then the example API clients in Examples/ against an in-process stubd.
 ## The suite runs in three lanes at once, each one test at a time (scripts/test-suite.sh): many
@@ -25,7 +30,9 @@ test: deps
 	# Examples is its own package, built in the same scratch path: the stubd modules it uses are
 	# the ones just built (18 s instead of 97 s cold), and the root build stays up to date.
 	swift build --package-path Examples --build-tests $(TEST_BUILD)
-	swift test --package-path Examples --scratch-path .build/make-test --skip-build --no-parallel
+	swift test --package-path Examples --scratch-path .build/make-test --skip-build --no-parallel --skip SessionIsolationTests
+	# Twenty tests at once, each in its own session of the `.stubServer` trait (bench/trait-isolation.sh runs it 100 times).
+	swift test --package-path Examples --scratch-path .build/make-test --skip-build --filter SessionIsolationTests
 
 ## The same suite and portable re-run against libmicrohttpd 1.0.1 (what macOS users get from
 ## Homebrew), built from ../shared/vendor into .build/; says so and skips without it (under CI=true, fails when ../shared is there without it)

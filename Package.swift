@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "StubWebSocket", dependencies: ["StubCore", "StubSystem", "CWslay", "CSystem"]),
         // The libmicrohttpd adapter and the server that assembles the rest.
         .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubTransport", "StubWebSocket", "StubDashboard", "CMicroHTTPD", "CSystem"]),
-        .target(name: "StubTesting", dependencies: ["StubServer", "StubSystem"]),
+        .target(name: "StubTesting", dependencies: ["StubServer", "StubSystem", "StubdClient"]),
         // Replicas sharing control state through Valkey or Redis (`serve --state`).
         .target(name: "StubFleet", dependencies: ["StubCore", "StubSystem", "CHiredis", "CGnuTLS"]),
         .target(name: "StubdClient"),
@@ -85,6 +85,8 @@ let package = Package(
         .testTarget(name: "StubCaptureTests", dependencies: ["StubCapture", "StubServer", "StubCore", "StubTesting", "StubdClient", "StubTestSupport"]),
         .testTarget(name: "StubProxyTests", dependencies: ["StubProxy", "StubServer", "StubCore", "StubSystem", "StubTesting", "StubTestSupport"]),
         .testTarget(name: "StubGraphQLTests", dependencies: ["StubGraphQL", "StubServer", "StubCore", "StubTesting", "StubTestSupport"]),
+        // The `.stubServer` trait, the XCTest helper and per-test sessions.
+        .testTarget(name: "StubTestingTests", dependencies: ["StubTesting", "StubServer", "StubdClient"]),
         .testTarget(name: "StubWebSocketTests", dependencies: ["StubWebSocket", "StubServer", "StubTesting", "StubdClient", "StubTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

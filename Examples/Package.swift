@@ -19,6 +19,8 @@ let package = Package(
             "APIClient",
             .product(name: "StubServer", package: "stubd"),
             .product(name: "StubCore", package: "stubd"),
+            .product(name: "StubTesting", package: "stubd"),
+            .product(name: "StubdClient", package: "stubd"),
         ]),
     ],
     swiftLanguageModes: [.v6]

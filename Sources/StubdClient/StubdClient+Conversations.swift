@@ -10,27 +10,34 @@ extension StubdClient {
     public struct ConversationInfo: Decodable, Sendable {
         /// Its number, for `sendToConversation` and `closeConversation`.
         public let id: Int
-        /// The route's id (`chat/room`) and the variant its handshake picked.
+        /// The route's id (`chat/room`).
         public let route: String
+        /// The variant its handshake picked.
         public let variant: String
-        /// The handshake's path and session, and the subprotocol chosen.
+        /// The handshake's path.
         public let path: String
+        /// The handshake's session, when it had one.
         public let session: String?
+        /// The subprotocol chosen, when the client offered one stubd speaks.
         public let subprotocol: String?
         /// The handshake's `Origin` header, when sent.
         public let origin: String?
         /// `open` or `ended`.
         public let state: String
-        /// Messages from the client and from stubd so far.
+        /// Messages from the client so far.
         public let messagesIn: Int
+        /// Messages from stubd so far.
         public let messagesOut: Int
         /// How it ended, once it has.
         public let ending: Ending?
 
         /// Who closed and with what: `by` is `server`, `client`, `violation`, `dropped` or `stopped`.
         public struct Ending: Decodable, Sendable {
+            /// `server`, `client`, `violation`, `dropped` or `stopped`.
             public let by: String
+            /// The close code, when a close frame carried one.
             public let code: Int?
+            /// The close reason, empty when none was given.
             public let reason: String
         }
     }

@@ -7,12 +7,17 @@ extension StubdClient {
     public enum JSON: Codable, Sendable, Hashable, CustomStringConvertible,
         ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
         ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+        /// `null`.
         case null
+        /// `true` or `false`.
         case bool(Bool)
         /// Every JSON number; a whole one is written without a fraction.
         case number(Double)
+        /// A string.
         case string(String)
+        /// An array, in order.
         case array([JSON])
+        /// An object, by member name.
         case object([String: JSON])
 
         /// A member of an object; nil for a missing name or a value that is not an object.

@@ -6,13 +6,16 @@ import Foundation
 /// Turns a `TargetType` into a `URLRequest`: the one place parameters are encoded.
 enum RequestBuilder {
     /// The request for `target`; `server` replaces the scheme, host and port of the target's base
-    /// URL (the API's own path prefix stays), which is how tests point a client at stubd.
+    /// URL (the API's own path prefix stays), which is how tests point a client at stubd; a path
+    /// on `server` (a stubd session's `/__session/<id>`) goes before the API's path.
     static func request(for target: some TargetType, server: URL?, timeout: TimeInterval) throws -> URLRequest {
         var components = URLComponents(url: target.baseURL.appendingPathComponent(target.path), resolvingAgainstBaseURL: false)!
         if let server, let replacement = URLComponents(url: server, resolvingAgainstBaseURL: false) {
             components.scheme = replacement.scheme
             components.host = replacement.host
             components.port = replacement.port
+            let prefix = replacement.path.hasSuffix("/") ? String(replacement.path.dropLast()) : replacement.path
+            components.path = prefix + components.path
         }
         var body: Data?
         var contentType: String?
