@@ -167,7 +167,8 @@ package struct RequestLifecycle {
             phase = .slowHeaders(cursor)
             if case .writeRaw(_, .close) = action {
                 phase = .done
-                finishStored(request, env, now: now, status: 0, fault: .slowHeaders)
+                // The whole head went out: the client read its status, as for `truncate`.
+                finishStored(request, env, now: now, status: plan.map(RequestLifecycle.faultStatus) ?? 0, fault: .slowHeaders)
             }
             return action
         case .receiving, .streaming, .throttling, .truncating, .live, .done:
