@@ -14,7 +14,7 @@ command -v dpkg-shlibdeps >/dev/null || { echo "make-deb: dpkg-shlibdeps is miss
 version=$("$bin" --version | awk '{print $2}')
 [[ $version =~ ^[0-9][0-9A-Za-z.+~-]*$ ]] || { echo "make-deb: \`$bin --version\` gave no version: $version" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
-out=.build/deb
+out=$PWD/.build/deb
 stage=$out/stubd_${version}_${arch}
 rm -rf "$stage" "$out/work"
 mkdir -p "$stage/DEBIAN" "$out/work/debian"
@@ -42,7 +42,7 @@ Source: stubd
 Package: stubd
 Architecture: any
 CTRL
-depends=$(cd "$out/work" && dpkg-shlibdeps -O -e"$OLDPWD/$stage/usr/bin/stubd" 2>"$out/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p') \
+depends=$(cd "$out/work" && dpkg-shlibdeps -O -e"$stage/usr/bin/stubd" 2>"$out/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p') \
   || { cat "$out/shlibdeps.log" >&2; exit 1; }
 [[ -n $depends ]] || { cat "$out/shlibdeps.log" >&2; echo "make-deb: dpkg-shlibdeps found no dependency" >&2; exit 1; }
 
@@ -66,7 +66,7 @@ Description: stub HTTP server for testing API clients
 CTRL
 find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
-deb=$out/stubd_${version}_${arch}.deb
+deb=.build/deb/stubd_${version}_${arch}.deb
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
 echo "make-deb: $deb"
 echo "make-deb: $(stat -c %s "$deb") bytes ($(awk -v b="$(stat -c %s "$deb")" 'BEGIN { printf "%.1f MB", b / 1048576 }')), installed $(du -sk --exclude=DEBIAN "$stage" | cut -f1) KiB"
