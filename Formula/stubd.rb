@@ -26,7 +26,7 @@ class Stubd < Formula
     bin.install ".build/release/stubd"
     (man1/"stubd.1").write Utils.safe_popen_read(bin/"stubd", "manpage")
     # `stubd completions bash`, `... zsh`, `... fish`: made from its command and settings tables.
-    generate_completions_from_executable(bin/"stubd", "completions")
+    generate_completions_from_executable(bin/"stubd", "completions", shells: [:bash, :zsh, :fish])
     pkgshare.install "Stubs"
   end
 
