@@ -19,7 +19,7 @@
 # waits until http://127.0.0.1:PORT/__stubd/health answers (PORT from --port, else 8080) before
 # the next line; they are stopped (SIGTERM, then SIGKILL) when the run ends, however it ends.
 #
-# Isolation: as root, with unshare(1), the run has a network namespace of its own with only
+# Isolation: as root, with unshare(1) and ip(8), the run has a network namespace of its own with only
 # loopback in it, so that the README's port 8080 is free whatever else the machine serves (and
 # nothing reaches the outside: the Quick Start's dependencies must already be installed, as
 # .ci/run installs them). Set README_TEST_NETNS=0 to use the machine's network.
@@ -36,7 +36,7 @@ die() { printf 'readme-test: FAIL: %s\n' "$*" >&2; exit 1; }
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=${1:-$(cd "$SCRIPT_DIR/.." && pwd)}
 
-if [[ ${README_TEST_NETNS:-1} == 1 && -z ${README_TEST_IN_NETNS:-} && $(id -u) -eq 0 ]] && command -v unshare >/dev/null; then
+if [[ ${README_TEST_NETNS:-1} == 1 && -z ${README_TEST_IN_NETNS:-} && $(id -u) -eq 0 ]] && command -v unshare >/dev/null && command -v ip >/dev/null; then
   log "running in a network namespace of its own (loopback only)"
   exec unshare --net env README_TEST_IN_NETNS=1 bash -c 'ip link set lo up && exec "$0" "$@"' "$0" "$REPO"
 fi
