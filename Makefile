@@ -1,7 +1,15 @@
 # Quick Start targets: each installs libmicrohttpd-dev first when it is missing.
-.PHONY: run test test-mhd1 deps check routes container-test bench install conformance docs
+.PHONY: run test test-mhd1 deps check routes container-test bench install deb deb-test readme-test conformance docs
 
 PREFIX ?= /usr/local
+
+# The release binary. On Linux the Swift runtime is linked in (as the Dockerfile does), so it runs
+# where Swift is not installed: `ldd` names only system libraries. macOS has the runtime built in.
+ifeq ($(shell uname -s),Linux)
+RELEASE = -c release --static-swift-stdlib --product stubd
+else
+RELEASE = -c release --product stubd
+endif
 
 # make test compiles each module whole (one compiler job per module, its objects still one per file)
 # into its own scratch path: a cold build takes 198 s here instead of 225 s, as every batch job of a
@@ -54,8 +62,23 @@ conformance: deps
 container-test:
 	scripts/container-test.sh
 
-## Build the release binary and install it as $(PREFIX)/bin/stubd (PREFIX defaults to /usr/local)
+## Build the release binary and install it as $(PREFIX)/bin/stubd with its man page and bash, zsh
+## and fish completions under $(PREFIX)/share (PREFIX defaults to /usr/local; PREFIX=$$HOME/.local
+## needs no root; see scripts/install-tree.sh for the paths)
 install: deps
-	swift build -c release --product stubd
-	install -d "$(PREFIX)/bin"
-	install -m 755 "$$(swift build -c release --show-bin-path)/stubd" "$(PREFIX)/bin/stubd"
+	swift build $(RELEASE)
+	scripts/install-tree.sh "$$(swift build $(RELEASE) --show-bin-path)/stubd" "$(DESTDIR)" "$(PREFIX)"
+
+## Build .build/deb/stubd_VERSION_ARCH.deb (Debian, Ubuntu; needs dpkg-dev): the binary above, its
+## man page and completions, the shipped Stubs as examples, Depends from dpkg-shlibdeps
+deb: deps
+	swift build $(RELEASE)
+	scripts/make-deb.sh "$$(swift build $(RELEASE) --show-bin-path)/stubd"
+
+## Install that .deb with apt in a clean debian:bookworm container and try it (root; see scripts/deb-test.sh)
+deb-test: deb
+	scripts/deb-test.sh
+
+## Run the README's shell blocks in order in a fresh clone (see scripts/readme-test.sh)
+readme-test:
+	scripts/readme-test.sh

@@ -1,6 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// pkg-config names of the libraries whose Debian files make a plain `swift build` warn there:
+// Debian's libwslay-dev has no .pc at all ("you may be able to install libwslay"), and hiredis's
+// .pc asks for -D_FILE_OFFSET_BITS=64, which SwiftPM refuses ("prohibited flag"). On Linux both
+// headers are under /usr/include, where the compiler looks anyway, and the module maps link the
+// libraries by name; Homebrew puts them under its own prefix, which only pkg-config knows.
+#if os(Linux)
+let wslayPkgConfig: String? = nil
+let hiredisPkgConfig: String? = nil
+#else
+let wslayPkgConfig: String? = "libwslay"
+let hiredisPkgConfig: String? = "hiredis"
+#endif
+
 let package = Package(
     name: "stubd",
     // macOS 14: atomics are StubSystem's AtomicWord, not Synchronization's (macOS 15); iOS 16 for StubdClient in a UI-test target.
@@ -32,14 +45,14 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CHiredis",
-            pkgConfig: "hiredis",
+            pkgConfig: hiredisPkgConfig,
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
         // WebSocket framing (RFC 6455) for a server doing its own I/O; the library is linked by name
         // in the module map, since Debian ships no pkg-config file for it.
         .systemLibrary(
             name: "CWslay",
-            pkgConfig: "libwslay",
+            pkgConfig: wslayPkgConfig,
             providers: [.apt(["libwslay-dev"]), .brew(["wslay"])]
         ),
         .systemLibrary(name: "CSystem"),

@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # Installs the system packages stubd builds and tests with, only when something is missing.
-# Used by `make run` and `make test`; needs apt (Debian/Ubuntu) and root or sudo.
+# Used by `make run` and `make test`; needs apt (Debian/Ubuntu) and root or sudo. On macOS it only
+# checks for the Homebrew packages and says what to install.
 set -euo pipefail
+
+if [[ $(uname -s) == Darwin ]]; then
+  command -v pkg-config >/dev/null && pkg-config --exists libmicrohttpd gnutls yaml-0.1 hiredis libwslay && exit 0
+  echo "install-deps: missing Homebrew packages; run: brew install libmicrohttpd gnutls libyaml hiredis wslay pkg-config" >&2
+  exit 1
+fi
 
 missing=()
 pkg-config --exists libmicrohttpd 2>/dev/null || missing+=(libmicrohttpd-dev)

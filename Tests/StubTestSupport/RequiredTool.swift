@@ -30,6 +30,12 @@ package enum RequiredTool: String, CaseIterable, Sendable {
     case kubernetesValidate = "kubernetes-validate"
     /// Python's `yaml` module (PyYAML; `kubernetes-validate` brings it).
     case pyyaml
+    /// zsh, which loads `stubd completions zsh`.
+    case zsh
+    /// fish, which answers `stubd completions fish` with real completions (`complete -C`).
+    case fish
+    /// groff, which renders `stubd manpage` as man(1) does and reports what it cannot read.
+    case groff
     /// The JSON Schema Test Suite in ../shared/corpus, beside the checkout.
     case schemaTestSuite = "json-schema-test-suite"
 
@@ -48,6 +54,9 @@ package enum RequiredTool: String, CaseIterable, Sendable {
         case .pactPython: "python3 -m pip install 'pact-python>=3,<5'"
         case .kubernetesValidate: "python3 -m pip install 'kubernetes-validate>=1.28,<2'"
         case .pyyaml: "python3 -m pip install 'kubernetes-validate>=1.28,<2' (which brings PyYAML)"
+        case .zsh: "apt-get install zsh"
+        case .fish: "apt-get install fish"
+        case .groff: "apt-get install groff-base"
         case .schemaTestSuite: "put the JSON Schema Test Suite at \(RequiredTool.schemaTestSuiteTests) (see bench/conformance.py)"
         }
     }
@@ -85,6 +94,7 @@ package enum RequiredTool: String, CaseIterable, Sendable {
         case .pactPython: Probe.pactPython
         case .kubernetesValidate: Probe.kubernetesValidate
         case .pyyaml: Probe.pyyaml
+        case .zsh, .fish, .groff: executable != nil
         case .schemaTestSuite: Probe.schemaTestSuite
         }
     }
@@ -97,6 +107,7 @@ package enum RequiredTool: String, CaseIterable, Sendable {
         case .chromedriver: RequiredTool.onPath("chromedriver")
         case .firefox: RequiredTool.onPath("firefox-esr") ?? RequiredTool.onPath("firefox")
         case .kubernetesValidate: RequiredTool.onPath("kubernetes-validate")
+        case .zsh, .fish, .groff: RequiredTool.onPath(rawValue)
         default: nil
         }
     }
