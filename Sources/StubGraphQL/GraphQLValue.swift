@@ -54,9 +54,10 @@ struct GraphQLInputValue: Sendable {
 /// An argument as an operation passes it: `id: $id`, `first: 10`.
 struct GraphQLArgument: Sendable {
     let name: String
-    let value: GraphQLValue
+    let literal: GraphQLLiteral
     let line: Int
     let column: Int
+    var value: GraphQLValue { literal.value }
 }
 
 /// A directive where an operation uses it: `@include(if: $withEmail)`.
@@ -70,46 +71,7 @@ struct GraphQLDirective: Sendable {
 extension GraphQLTokens {
     /// A value; `constant` refuses variables (in a default value or a schema).
     mutating func value(constant: Bool) throws(GraphQLLexer.Failure) -> GraphQLValue {
-        switch current.kind {
-        case .punctuator("$"):
-            guard !constant else { throw fail("expected a constant value") }
-            advance()
-            return .variable(try expectName("a variable name"))
-        case .int(let text): advance(); return .int(text)
-        case .float(let text): advance(); return .float(text)
-        case .string(let text): advance(); return .string(text)
-        case .name(let name):
-            advance()
-            switch name {
-            case "true": return .boolean(true)
-            case "false": return .boolean(false)
-            case "null": return .null
-            default: return .enumValue(name)
-            }
-        case .punctuator("["):
-            try enter()
-            defer { leave() }
-            advance()
-            var items: [GraphQLValue] = []
-            while !take("]") {
-                guard !atEnd else { throw fail("expected ']'") }
-                items.append(try value(constant: constant))
-            }
-            return .list(items)
-        case .punctuator("{"):
-            try enter()
-            defer { leave() }
-            advance()
-            var fields: [(name: String, value: GraphQLValue)] = []
-            while !take("}") {
-                let name = try expectName("an input field name")
-                try expect(":")
-                fields.append((name, try value(constant: constant)))
-            }
-            return .object(fields)
-        default:
-            throw fail("expected a value")
-        }
+        try literal(constant: constant).value
     }
 
     /// `(name: value, …)`, if an argument list starts here.
@@ -120,7 +82,7 @@ extension GraphQLTokens {
             let (line, column) = (current.line, current.column)
             let name = try expectName("an argument name")
             try expect(":")
-            arguments.append(GraphQLArgument(name: name, value: try value(constant: constant), line: line, column: column))
+            arguments.append(GraphQLArgument(name: name, literal: try literal(constant: constant), line: line, column: column))
         }
         return arguments
     }
