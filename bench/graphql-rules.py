@@ -35,6 +35,19 @@ GITHUB_OPERATIONS = {
     "github-overlapping-arguments": 'query A {\n  viewer {\n    r: repositories(first: 1) { totalCount }\n    r: repositories(first: 2) { totalCount }\n  }\n}\n',
     "github-overlapping-types": 'query A {\n  search(query: "x", type: ISSUE, first: 1) {\n    nodes {\n      ... on Issue { n: number }\n      ... on PullRequest { n: title }\n    }\n  }\n}\n',
     "github-variable-position": 'query A($n: String) {\n  viewer { repositories(first: $n) { totalCount } }\n}\n',
+    "github-required-input-field": 'query A {\n  viewer { repositories(first: 1, orderBy: {direction: ASC}) { totalCount } }\n}\n',
+    "github-enum-value": 'query A {\n  viewer { repositories(first: 1, privacy: PUBLIK) { totalCount } }\n}\n',
+    "github-list-item-variable": 'query A($s: IssueState) {\n  repository(owner: "a", name: "b") { issues(first: 1, states: [$s]) { totalCount } }\n}\n',
+    "github-union-member-spread": 'query A {\n  search(query: "x", type: ISSUE, first: 1) {\n    nodes { ... on User { login } ... on Bot { login } }\n  }\n}\n',
+    "github-subfield-types": 'query A {\n  node(id: "1") {\n    ... on Issue { author { login } }\n    ... on PullRequest { author { login: url } }\n  }\n}\n',
+    # Valid operations: neither side may find a problem.
+    "github-valid-fragments": 'query A($owner: String!, $name: String!, $n: Int = 10, $after: String) {\n  repository(owner: $owner, name: $name) {\n'
+        '    ...Repo\n    issues(first: $n, after: $after, orderBy: {field: CREATED_AT, direction: DESC}, states: [OPEN]) {\n'
+        '      nodes { ...IssueFields }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n}\n'
+        'fragment Repo on Repository { id name owner { login ... on User { name } ... on Organization { name } } }\n'
+        'fragment IssueFields on Issue { number title author { login } labels(first: 5) { nodes { name } } }\n',
+    "github-valid-abstract": 'query A {\n  search(query: "x", type: ISSUE, first: 5) {\n    nodes {\n      __typename\n'
+        '      ... on Issue { n: number title }\n      ... on PullRequest { n: number title merged }\n      ... on Node { id }\n    }\n  }\n}\n',
 }
 
 
@@ -102,7 +115,7 @@ def agree(theirs, ours):
     return placed == ours
 
 
-def run(label, schema_file, names, documents, binary):
+def run(label, schema_file, names, documents, binary, verbose=False):
     theirs = graphql_core(open(schema_file).read(), documents)
     ours = stubd(binary, os.path.abspath(schema_file), documents)
     same = 0
@@ -112,6 +125,9 @@ def run(label, schema_file, names, documents, binary):
         ok = agree(t, o)
         same += ok
         print(f"{name[:48]:48} {len(t):>12} {len(o):>6}  {'yes' if ok else 'NO'}")
+        if verbose and ok:
+            for line, column, message in sorted(t):
+                print(f"    {line}:{column} {message[:140]}")
         for line, column, message in sorted(set(t) | set(o)):
             side = "both" if (line, column, message) in t and (line, column, message) in o else ("graphql-core" if (line, column, message) in t else "stubd")
             if not ok or side != "both":
@@ -124,12 +140,13 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--binary", default=os.path.join(ROOT, ".build/release/stubd"))
     p.add_argument("--github")
+    p.add_argument("--verbose", action="store_true", help="print the problems of the documents that agree too")
     a = p.parse_args()
     files = sorted(glob.glob(os.path.join(ROOT, "docs/graphql/invalid/*.graphql")))
     names = [os.path.basename(f)[:-len(".graphql")] for f in files]
-    same, total = run("docs/graphql/invalid", os.path.join(ROOT, "docs/graphql/schema.graphqls"), names, [open(f).read() for f in files], a.binary)
+    same, total = run("docs/graphql/invalid", os.path.join(ROOT, "docs/graphql/schema.graphqls"), names, [open(f).read() for f in files], a.binary, a.verbose)
     if a.github:
-        s, t = run("GitHub", a.github, list(GITHUB_OPERATIONS), list(GITHUB_OPERATIONS.values()), a.binary)
+        s, t = run("GitHub", a.github, list(GITHUB_OPERATIONS), list(GITHUB_OPERATIONS.values()), a.binary, a.verbose)
         same, total = same + s, total + t
     print(f"all: {same} of {total} documents agree")
     return 0 if same == total else 1
