@@ -181,9 +181,6 @@ struct GraphQLArgumentCheck {
                 }
                 continue
             }
-            // A name given twice is checked with its last value, as graphql-core's.
-            guard given.last(where: { $0.name == argument.name })?.line == argument.line,
-                  given.last(where: { $0.name == argument.name })?.column == argument.column else { continue }
             let before = usages.count
             checkValue(argument.literal, definition.type, placeHasDefault: definition.defaultValue != nil, usages: &usages)
             // A variable where the value is wrong anyway (an unknown input field, an object where

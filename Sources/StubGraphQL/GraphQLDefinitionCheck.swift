@@ -76,6 +76,7 @@ struct GraphQLDefinitionCheck {
     private func collect(_ selections: [GraphQLOperations.Selection], root: GraphQLSchema.TypeDefinition, into fields: inout [RootField],
                          forbidden: inout [GraphQLDirective], visited: inout Set<String>) {
         var stack: [(selections: [GraphQLOperations.Selection], next: Int)] = [(selections, 0)]
+        var keys: Set<String> = []
         while let top = stack.last {
             guard top.next < top.selections.count else {
                 stack.removeLast()
@@ -85,7 +86,7 @@ struct GraphQLDefinitionCheck {
             switch top.selections[top.next] {
             case .field(let field):
                 forbidden += field.directives.filter { ["skip", "include"].contains($0.name) }
-                if !fields.contains(where: { $0.key == field.responseKey }) {
+                if keys.insert(field.responseKey).inserted {
                     fields.append(RootField(key: field.responseKey, name: field.name, line: field.line, column: field.column))
                 }
             case .spread(let name, _, _, let directives, _):

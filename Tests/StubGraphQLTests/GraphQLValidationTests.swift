@@ -99,6 +99,9 @@ struct GraphQLValidationTests {
         #"query { user { id } }"#,
         #"query { user(id: "1", nope: 2) { id } }"#,
         #"query { user(id: "1", id: "2") { id } }"#,
+        // Each value of a repeated argument is checked, and each variable in one is used.
+        #"query { users(first: "ten", first: "x") { id } }"#,
+        #"query Q($n: String) { users(first: 1, first: $n) { id } }"#,
         #"query { user(id: null) { id } }"#,
         #"query { users(first: "ten") { id } }"#,
         #"query { users(first: 3000000000) { id } }"#,
