@@ -61,7 +61,6 @@ struct GraphQLArgumentCheck {
             let type = variable.type.namedType
             var none: [Usage] = []
             checkDirectives(variable.directives, report: true, usages: &none)
-            if let literal = variable.defaultLiteral { checkUniqueInputFields(literal) }
             if schema.types[type] == nil && !GraphQLSchema.builtInScalars.contains(type) {
                 add(variable.namedTypePlace.line, variable.namedTypePlace.column, "Unknown type '\(type)'.")
             } else if let kind = schema.types[type]?.kind, ![.scalar, .enum, .input].contains(kind) {
@@ -69,6 +68,7 @@ struct GraphQLArgumentCheck {
             } else if let literal = variable.defaultLiteral {
                 checkValue(literal, variable.type, placeHasDefault: false, usages: &none)
             }
+            if let literal = variable.defaultLiteral { checkUniqueInputFields(literal) }
         }
         var usages: [Usage] = []
         checkDirectives(operation.directives, report: true, usages: &usages)
@@ -165,15 +165,20 @@ struct GraphQLArgumentCheck {
     private mutating func checkArguments(_ given: [GraphQLArgument], against defined: [GraphQLInputValue]?, report: Bool, usages: inout [Usage],
                                          unknown: String, required: String, line: Int, column: Int) {
         let problemsBefore = problems.count
+        // The repeats first: graphql-core finds them on entering the field or the directive,
+        // before its arguments.
         var seen: [String: GraphQLArgument] = [:]
         var repeated: Set<String> = []
         for argument in given {
-            checkUniqueInputFields(argument.literal)
             if let first = seen[argument.name] {
                 if repeated.insert(argument.name).inserted { add(first.line, first.column, "There can be only one argument named '\(argument.name)'.") }
             } else {
                 seen[argument.name] = argument
             }
+        }
+        for argument in given {
+            // After the value's own problems, as graphql-core's rules run in that order.
+            defer { checkUniqueInputFields(argument.literal) }
             guard let definition = defined?.first(where: { $0.name == argument.name }) else {
                 if defined != nil { add(argument.line, argument.column, "Unknown argument '\(argument.name)' on \(unknown).") }
                 for (name, line, column) in argument.literal.variables {

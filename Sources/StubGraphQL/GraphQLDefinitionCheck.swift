@@ -1,8 +1,9 @@
 import StubCore
 
 /// The rules about a document's definitions as a whole, in graphql-core's words and at its
-/// places: only operations and fragments (ExecutableDefinitions), operation and fragment names
-/// defined once (UniqueOperationNames, UniqueFragmentNames), an anonymous operation alone
+/// places: only operations and fragments (ExecutableDefinitions), a root type for each
+/// operation (KnownOperationTypes), operation and fragment names defined once
+/// (UniqueOperationNames, UniqueFragmentNames), an anonymous operation alone
 /// (LoneAnonymousOperation) and a subscription selecting one root field, no introspection field
 /// and no `@skip` or `@include` at its top level (SingleFieldSubscriptions).
 struct GraphQLDefinitionCheck {
@@ -18,6 +19,9 @@ struct GraphQLDefinitionCheck {
         }
         var operationNames: [String: GraphQLOperations.Place] = [:]
         for operation in document.operations {
+            if schema.root(operation.kind) == nil {
+                add(operation.line, operation.column, "The \(operation.kind) operation is not supported by the schema.")
+            }
             if let name = operation.name {
                 if let first = operationNames[name] {
                     add(first.line, first.column, "There can be only one operation named '\(name)'.")

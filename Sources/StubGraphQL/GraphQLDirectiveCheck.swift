@@ -39,9 +39,17 @@ struct GraphQLDirectiveCheck {
         }
     }
 
-    /// The directives of one place, whose location is `location` (`FIELD`, `QUERY`, …).
+    /// The directives of one place, whose location is `location` (`FIELD`, `QUERY`, …). The
+    /// repeats first: graphql-core finds them on entering the place, before its directives.
     private mutating func check(_ directives: [GraphQLDirective], at location: String) {
         var seen: [String: GraphQLDirective] = [:]
+        for directive in directives where schema.directives[directive.name]?.repeatable == false {
+            if let first = seen[directive.name] {
+                add(first, "The directive '@\(directive.name)' can only be used once at this location.")
+            } else {
+                seen[directive.name] = directive
+            }
+        }
         for directive in directives {
             guard let definition = schema.directives[directive.name] else {
                 add(directive, "Unknown directive '@\(directive.name)'.")
@@ -50,12 +58,6 @@ struct GraphQLDirectiveCheck {
             if !definition.locations.contains(location) {
                 let words = location.lowercased().replacing("_", with: " ")
                 add(directive, "Directive '@\(directive.name)' may not be used on \(words).")
-            }
-            guard !definition.repeatable else { continue }
-            if let first = seen[directive.name] {
-                add(first, "The directive '@\(directive.name)' can only be used once at this location.")
-            } else {
-                seen[directive.name] = directive
             }
         }
     }

@@ -4,7 +4,7 @@ import StubCore
 /// its places: every field exists on its parent type (FieldsOnCorrectType), leaves have no
 /// selection set and objects have one (ScalarLeafs), type conditions name known composite types
 /// (KnownTypeNames, FragmentsOnCompositeTypes), spreads name known fragments
-/// (KnownFragmentNames) and the schema has a root type for each operation (KnownOperationTypes).
+/// (KnownFragmentNames).
 struct GraphQLDocumentCheck {
     let schema: GraphQLSchema
     let document: GraphQLOperations
@@ -14,10 +14,8 @@ struct GraphQLDocumentCheck {
         self.schema = schema
         self.document = document
         for operation in document.operations {
-            guard let root = schema.root(operation.kind) else {
-                add(operation.line, operation.column, "The \(operation.kind) operation is not supported by the schema.")
-                continue
-            }
+            // An operation without a root type is GraphQLDefinitionCheck's problem.
+            guard let root = schema.root(operation.kind) else { continue }
             check(operation.selections, on: root.name)
         }
         for fragment in document.fragmentList {

@@ -23,8 +23,8 @@ package struct GraphQLStubCheck {
 
     /// The problems of an operation document against a schema, by graphql-core's validation
     /// rules for executable documents and in its words, each at graphql-core's first location
-    /// for it: sorted by line and column (problems at one place in the order of graphql-core's
-    /// rules).
+    /// for it: sorted by line and column, problems at one place in the order graphql-core
+    /// reports them (each check adds them in that order; the sort is stable).
     package static func validate(_ document: GraphQLOperations, against schema: GraphQLSchema) -> [String] {
         let problems = GraphQLDefinitionCheck(schema: schema, document: document).problems
             + GraphQLDocumentCheck(schema: schema, document: document).problems

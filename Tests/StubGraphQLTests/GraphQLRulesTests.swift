@@ -53,6 +53,16 @@ struct GraphQLRulesTests {
         }
     }
 
+    /// Problems at one place come in graphql-core's order (stubd's are sorted by line and
+    /// column, graphql-core's in the order its walk met them): its list, sorted by place only.
+    static func sameOrder(_ theirs: [Problem], _ ours: [Problem]) -> Bool {
+        guard !theirs.contains(where: { $0.line == 0 }) else { return true }
+        let placed = theirs.enumerated().sorted { a, b in
+            (a.element.line, a.element.column, a.offset) < (b.element.line, b.element.column, b.offset)
+        }.map(\.element)
+        return placed == ours
+    }
+
     /// The same problems: those graphql-core places at the same place, those it does not by
     /// message alone.
     static func agree(_ theirs: [Problem], _ ours: [Problem]) -> Bool {
@@ -77,6 +87,7 @@ struct GraphQLRulesTests {
             let ours = try GraphQLRulesTests.ours(text, schema: schema)
             #expect(!theirs.isEmpty, "\(name) is valid: each document there breaks a rule")
             #expect(GraphQLRulesTests.agree(theirs, ours), "\(name)\ngraphql-core: \(theirs.sorted())\nstubd:        \(ours)")
+            #expect(GraphQLRulesTests.sameOrder(theirs, ours), "\(name)\ngraphql-core: \(theirs)\nstubd:        \(ours)")
             if GraphQLRulesTests.agree(theirs, ours) { agreeing += 1 }
         }
         #expect(agreeing == names.count)
@@ -111,6 +122,10 @@ struct GraphQLRulesTests {
         "{ user(id: \"1\") { id ...Unknown name(upper: $u) nope(a: $v) { id } } }",
         "{ ... on Query { user(id: \"1\") { id } } ... { user(id: \"1\") { id: name } } }",
         "fragment F on User { id } fragment F on User { id } { user(id: \"1\") { ...F } }",
+        // Problems at one place: a repeat is found before what is wrong with each use.
+        "query Q @skip(if: true) @skip(if: true) { user(id: \"1\") { id } }",
+        "query Q { user(id: \"1\", nope: 1, nope: 2) { id } }",
+        "mutation M { createUser(input: {nope: 1, nope: 2, name: \"a\", email: \"b\"}) { id } }",
     ]
 
     @Test func fieldsThatCannotBeMergedAndTheRestAsGraphQLCoreFindsThem() async throws {
@@ -120,6 +135,7 @@ struct GraphQLRulesTests {
         for (text, theirs) in zip(GraphQLRulesTests.documents, expected) {
             let ours = try GraphQLRulesTests.ours(text, schema: schema)
             #expect(GraphQLRulesTests.agree(theirs, ours), "\(text)\ngraphql-core: \(theirs.sorted())\nstubd:        \(ours)")
+            #expect(GraphQLRulesTests.sameOrder(theirs, ours), "\(text)\ngraphql-core: \(theirs)\nstubd:        \(ours)")
         }
     }
 }
