@@ -10,7 +10,7 @@ extension GraphQLOverlappingFields {
             let group = collected.groups[name] ?? []
             guard group.count > 1 else { continue }
             for i in group.indices {
-                for j in (i + 1)..<group.count {
+                for j in (i + 1)..<group.count where !aborted {
                     if let conflict = findConflict(false, name, group[i], group[j], depth: 0) { conflicts.append(conflict) }
                     // Past graphql-core's 100 errors nothing more is reported: stop comparing.
                     if conflicts.count > GraphQLStubCheck.maxProblems { full = true }
@@ -22,7 +22,10 @@ extension GraphQLOverlappingFields {
         guard !spreads.isEmpty, !collected.names.isEmpty || spreads.count > 1 else { return conflicts }
         for (i, spread) in spreads.enumerated() {
             betweenFieldsAndFragment(&conflicts, false, collected, spread, depth: 0)
-            for other in spreads[(i + 1)...] { betweenFragments(&conflicts, false, spread, other, depth: 0) }
+            for other in spreads[(i + 1)...] {
+                guard !aborted else { return conflicts }
+                betweenFragments(&conflicts, false, spread, other, depth: 0)
+            }
         }
         return conflicts
     }
@@ -71,6 +74,7 @@ extension GraphQLOverlappingFields {
             guard let others = two.groups[name] else { continue }
             for first in one.groups[name] ?? [] {
                 for second in others {
+                    guard !aborted else { return }
                     if let conflict = findConflict(exclusive, name, first, second, depth: depth) { conflicts.append(conflict) }
                 }
             }
@@ -104,7 +108,7 @@ extension GraphQLOverlappingFields {
         for spread in set2.spreads { betweenFieldsAndFragment(&inner, exclusive, set1, spread, depth: depth + 1) }
         for spread in set1.spreads { betweenFieldsAndFragment(&inner, exclusive, set2, spread, depth: depth + 1) }
         for a in set1.spreads {
-            for b in set2.spreads { betweenFragments(&inner, exclusive, a, b, depth: depth + 1) }
+            for b in set2.spreads where !aborted { betweenFragments(&inner, exclusive, a, b, depth: depth + 1) }
         }
         guard !inner.isEmpty else { return nil }
         var message = ""
