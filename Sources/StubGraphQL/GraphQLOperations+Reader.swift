@@ -2,7 +2,7 @@ import StubCore
 
 /// Reads an executable document's definitions, keeping where each name, type and selection set
 /// is: graphql-core reports each problem at the node it is about.
-struct OperationReader {
+struct GraphQLOperationReader {
     var tokens: GraphQLTokens
     var operations: [GraphQLOperations.Operation] = []
     var fragments: [String: GraphQLOperations.Fragment] = [:]
@@ -27,7 +27,7 @@ struct OperationReader {
                 try otherDefinition(line: line, column: column)
                 continue
             }
-            if case .name(let word) = tokens.current.kind, OperationReader.typeSystemKeywords.contains(word) {
+            if case .name(let word) = tokens.current.kind, GraphQLOperationReader.typeSystemKeywords.contains(word) {
                 try otherDefinition(line: line, column: column)
                 continue
             }

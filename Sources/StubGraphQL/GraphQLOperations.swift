@@ -100,7 +100,7 @@ package struct GraphQLOperations: Sendable {
 
     /// Reads an executable document; the failure names the line and column.
     package static func parse(_ text: String, file: String) -> Result<GraphQLOperations, GraphQLDocumentError> {
-        GraphQLLexer.read(text, file: file, make: { OperationReader(tokens: $0) }) { (reader: inout OperationReader) throws(GraphQLLexer.Failure) in
+        GraphQLLexer.read(text, file: file, make: { GraphQLOperationReader(tokens: $0) }) { (reader: inout GraphQLOperationReader) throws(GraphQLLexer.Failure) in
             try reader.read()
         }.map {
             GraphQLOperations(file: file, operations: $0.operations, fragments: $0.fragments, fragmentList: $0.fragmentList,
