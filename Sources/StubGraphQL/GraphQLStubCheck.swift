@@ -84,7 +84,9 @@ package struct GraphQLStubCheck {
         let documentProblems = GraphQLStubCheck.validate(document, against: schema)
         problems += documentProblems
         guard let operation = document.operations.first(where: { $0.name == name }) else {
-            let names = document.operationNames.map { $0 ?? "(anonymous)" }.joined(separator: ", ")
+            // Ten names at most: a hostile document may have 100,000 operations.
+            let all = document.operationNames.map { $0 ?? "(anonymous)" }
+            let names = all.prefix(10).joined(separator: ", ") + (all.count > 10 ? " and \(all.count - 10) more" : "")
             problems.append("\(file): has no operation \(name), which \(route.id)/route.json answers (it has \(names.isEmpty ? "none" : names))")
             return
         }
