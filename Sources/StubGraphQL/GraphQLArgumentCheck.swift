@@ -125,7 +125,8 @@ struct GraphQLArgumentCheck {
                 // An unknown field's arguments are not checked against anything, but what they
                 // hold is still there: repeated names, variables used.
                 checkArguments(field.arguments, against: definition?.arguments, report: report, usages: &usages,
-                               unknown: "field '\(typeName).\(field.name)'", required: "\(typeName).\(field.name)", line: field.line, column: field.column)
+                               unknown: "field '\(typeName).\(field.name)'", required: "\(field.name.hasPrefix("__") ? "<meta>" : typeName).\(field.name)",
+                               line: field.line, column: field.column)
                 guard !field.selections.isEmpty, mayDescend(from: depth, field.line, field.column) else { continue }
                 walk(field.selections, on: definition?.type.namedType ?? "", report: report, usages: &usages, visited: &visited, depth: depth + 1)
             case .spread(let name, let line, let column, let directives, _):

@@ -76,9 +76,6 @@ struct GraphQLDocumentCheck {
         let fieldType: GraphQLType
         if field.name == "__typename" {
             fieldType = .nonNull(.named("String"))
-        } else if ["__schema", "__type"].contains(field.name), schema.root("query")?.name == typeName {
-            // Introspection: its types are graphql-core's, not the schema's.
-            return
         } else if let definition = GraphQLBodyCheck.field(field.name, of: parent, in: schema) {
             fieldType = definition.type
         } else {

@@ -26,6 +26,7 @@ package struct GraphQLStubCheck {
     /// for it: sorted by line and column, problems at one place in the order graphql-core
     /// reports them (each check adds them in that order; the sort is stable).
     package static func validate(_ document: GraphQLOperations, against schema: GraphQLSchema) -> [String] {
+        let schema = schema.withIntrospection()
         let problems = GraphQLDefinitionCheck(schema: schema, document: document).problems
             + GraphQLDocumentCheck(schema: schema, document: document).problems
             + GraphQLFragmentSpreads(schema: schema, document: document).problems

@@ -122,6 +122,13 @@ struct GraphQLRulesTests {
         "{ user(id: \"1\") { id ...Unknown name(upper: $u) nope(a: $v) { id } } }",
         "{ ... on Query { user(id: \"1\") { id } } ... { user(id: \"1\") { id: name } } }",
         "fragment F on User { id } fragment F on User { id } { user(id: \"1\") { ...F } }",
+        // Introspection: graphql-core's types, and `__schema` and `__type` on the query type only.
+        "{ __type { name } __schema { nope } }",
+        "{ __type(name: 1) { fields(includeDeprecated: \"x\") { name } } users { __schema { types { name } } } }",
+        "{ t: __schema { queryType { name } } t: __type(name: \"a\") { name } } fragment F on __Type { name }",
+        "query I { __schema { queryType { name } types { ...T } directives { name locations args { name type { ...R } } } } } "
+            + "fragment T on __Type { kind name fields(includeDeprecated: true) { name type { ...R } } possibleTypes { name } } "
+            + "fragment R on __Type { kind name ofType { kind name ofType { kind name } } }",
         // Problems at one place: a repeat is found before what is wrong with each use.
         "query Q @skip(if: true) @skip(if: true) { user(id: \"1\") { id } }",
         "query Q { user(id: \"1\", nope: 1, nope: 2) { id } }",
