@@ -129,6 +129,9 @@ struct GraphQLRulesTests {
         "query I { __schema { queryType { name } types { ...T } directives { name locations args { name type { ...R } } } } } "
             + "fragment T on __Type { kind name fields(includeDeprecated: true) { name type { ...R } } possibleTypes { name } } "
             + "fragment R on __Type { kind name ofType { kind name ofType { kind name } } }",
+        // A string in a message as graphql-core prints it: its value, escaped again, on one line.
+        #"{ users(first: "a\nb\u0001\"\\\t\u007f\/\u00e9\ud83d\ude00") { id } }"#,
+        #"{ a: user(id: "\u0041") { id } a: user(id: "A") { id } }"#,
         // Problems at one place: a repeat is found before what is wrong with each use.
         "query Q @skip(if: true) @skip(if: true) { user(id: \"1\") { id } }",
         "query Q { user(id: \"1\", nope: 1, nope: 2) { id } }",
