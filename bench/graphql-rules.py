@@ -7,8 +7,11 @@ same. graphql-core's spelling suggestions ("Did you mean 'name'?") are left out 
 (stubd does not make them) and its Python `None` read as GraphQL's `null`; a problem graphql-core
 gives no location compares by message alone.
 
-usage: bench/graphql-rules.py [--binary PATH] [--github SCHEMA]
+usage: bench/graphql-rules.py [--binary PATH] [--github SCHEMA] [--random N [--seed S]] [--verbose]
   --github: GitHub's public schema (github.com/octokit/graphql-schema, schema.graphql).
+  --random: N documents made up of right and wrong parts (fields, aliases, arguments, literals,
+  variables, directives, fragments) against a small schema with a union, an enum and
+  input objects.
   Needs graphql-core (pip install graphql-core). Exit 0 when every document agrees.
 """
 import argparse
@@ -49,6 +52,69 @@ GITHUB_OPERATIONS = {
     "github-valid-abstract": 'query A {\n  search(query: "x", type: ISSUE, first: 5) {\n    nodes {\n      __typename\n'
         '      ... on Issue { n: number title }\n      ... on PullRequest { n: number title merged }\n      ... on Node { id }\n    }\n  }\n}\n',
 }
+
+
+# --random: documents made up from these, against RANDOM_SCHEMA.
+RANDOM_SCHEMA = """type Query { user(id: ID!): User users(first: Int = 10, after: String, role: Role, filter: Filter): [User!]!
+  search(terms: [String!]!, limit: Int): [User] things: [Thing] pets: [Pet!] }
+type Mutation { createUser(input: CreateUserInput!): User }
+type Subscription { user(id: ID): User pets: [Pet] }
+type User { id: ID! name(upper: Boolean): String! role: Role }
+type Pet { name: String! tag: Int owner(id: ID): User }
+union Thing = User | Pet
+enum Role { ADMIN MEMBER }
+input Filter { role: Role, nameContains: String, ids: [ID!] }
+input CreateUserInput { name: String!, email: String!, role: Role = MEMBER }
+directive @mark(reason: String!) on FIELD
+"""
+RANDOM_PARTS = {
+    "fields": ["id", "name", "role", "user", "users", "things", "pets", "owner", "tag", "__typename", "nope", "email", "a"],
+    "aliases": ["x", "y", "id", "name"],
+    "types": ["User", "Pet", "Thing", "Query", "Role", "Nope", "Filter", "String"],
+    "values": ['1', '"s"', 'ADMIN', 'true', 'null', '[1, 2]', '{role: ADMIN}', '{nope: 1}', '$v', '$w', '1.5', '{ids: ["1", 2]}', '"ADMIN"'],
+    "arguments": ["id", "first", "role", "filter", "upper", "terms", "limit", "nope", "after"],
+    "directives": ['@include(if: true)', '@skip(if: $b)', '@include', '@mark(reason: "r")', '@deprecated', '@nope', '@skip(if: 1)'],
+    "variables": ["", "($v: ID)", "($v: ID!, $b: Boolean!)", "($v: Role = ADMIN, $w: [ID!])", "($v: User)", "($b: Boolean)"],
+}
+
+
+def random_documents(count, seed):
+    """Documents made of right and wrong parts: up to 3 selections a level, 2 levels deep."""
+    import random
+    rng = random.Random(seed)
+    parts = RANDOM_PARTS
+
+    def directive():
+        return " " + rng.choice(parts["directives"]) if rng.random() < 0.15 else ""
+
+    def arguments():
+        if rng.random() < 0.5:
+            return ""
+        return "(" + ", ".join(f"{rng.choice(parts['arguments'])}: {rng.choice(parts['values'])}" for _ in range(rng.randint(1, 2))) + ")"
+
+    def selections(depth, fragments):
+        out = []
+        for _ in range(rng.randint(1, 3)):
+            r = rng.random()
+            if r < 0.12 and fragments:
+                out.append("..." + rng.choice(fragments) + directive())
+            elif r < 0.22:
+                out.append(f"... on {rng.choice(parts['types'])}{directive()} {{ {selections(depth + 1, fragments)} }}")
+            else:
+                alias = rng.choice(parts["aliases"]) + ": " if rng.random() < 0.3 else ""
+                inner = f" {{ {selections(depth + 1, fragments)} }}" if depth < 2 and rng.random() < 0.6 else ""
+                out.append(alias + rng.choice(parts["fields"]) + arguments() + directive() + inner)
+        return " ".join(out)
+
+    documents = []
+    for _ in range(count):
+        fragments = [f"F{j}" for j in range(rng.randint(0, 2))]
+        kind = rng.choice(["query", "query", "query", "mutation", "subscription"])
+        document = f"{kind} Q{rng.choice(parts['variables'])} {{ {selections(0, fragments)} }}"
+        for name in fragments:
+            document += f" fragment {name} on {rng.choice(parts['types'])} {{ {selections(1, fragments)} }}"
+        documents.append(document)
+    return documents
 
 
 def comparable(message):
@@ -141,12 +207,24 @@ def main():
     p.add_argument("--binary", default=os.path.join(ROOT, ".build/release/stubd"))
     p.add_argument("--github")
     p.add_argument("--verbose", action="store_true", help="print the problems of the documents that agree too")
+    p.add_argument("--random", type=int, metavar="N", help="also N made-up documents against a small schema of its own")
+    p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     files = sorted(glob.glob(os.path.join(ROOT, "docs/graphql/invalid/*.graphql")))
     names = [os.path.basename(f)[:-len(".graphql")] for f in files]
     same, total = run("docs/graphql/invalid", os.path.join(ROOT, "docs/graphql/schema.graphqls"), names, [open(f).read() for f in files], a.binary, a.verbose)
     if a.github:
         s, t = run("GitHub", a.github, list(GITHUB_OPERATIONS), list(GITHUB_OPERATIONS.values()), a.binary, a.verbose)
+        same, total = same + s, total + t
+    if a.random:
+        schema = tempfile.NamedTemporaryFile("w", suffix=".graphqls", delete=False)
+        schema.write(RANDOM_SCHEMA)
+        schema.close()
+        documents = random_documents(a.random, a.seed)
+        try:
+            s, t = run(f"random (seed {a.seed})", schema.name, [d[:48] for d in documents], documents, a.binary, a.verbose)
+        finally:
+            os.unlink(schema.name)
         same, total = same + s, total + t
     print(f"all: {same} of {total} documents agree")
     return 0 if same == total else 1

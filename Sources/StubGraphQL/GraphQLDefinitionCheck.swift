@@ -66,7 +66,9 @@ struct GraphQLDefinitionCheck {
         if let directive = forbidden.first {
             return add(directive.line, directive.column, "\(subject) must not use `@skip` or `@include` directives in the top level selection.")
         }
-        if fields.count > 1 {
+        if fields.isEmpty {
+            add(operation.selectionPlace.line, operation.selectionPlace.column, "\(subject) must select one top level field.")
+        } else if fields.count > 1 {
             add(fields[1].line, fields[1].column, "\(subject) must select only one top level field.")
         }
         for field in fields where field.name.hasPrefix("__") {

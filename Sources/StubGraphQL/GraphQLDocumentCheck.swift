@@ -14,25 +14,20 @@ struct GraphQLDocumentCheck {
         self.schema = schema
         self.document = document
         for operation in document.operations {
-            // An operation without a root type is GraphQLDefinitionCheck's problem.
-            guard let root = schema.root(operation.kind) else { continue }
-            check(operation.selections, on: root.name)
+            // An operation without a root type is GraphQLDefinitionCheck's problem; below it only
+            // type conditions can be checked.
+            check(operation.selections, on: schema.root(operation.kind)?.name)
         }
         for fragment in document.fragmentList {
             let place = fragment.conditionPlace
-            guard let type = schema.types[fragment.typeCondition] else {
-                if !GraphQLSchema.builtInScalars.contains(fragment.typeCondition) {
-                    add(place.line, place.column, "Unknown type '\(fragment.typeCondition)'.")
-                } else {
-                    add(place.line, place.column, "Fragment '\(fragment.name)' cannot condition on non composite type '\(fragment.typeCondition)'.")
-                }
-                continue
-            }
-            guard type.isComposite else {
+            let type = schema.types[fragment.typeCondition]
+            if type == nil && !GraphQLSchema.builtInScalars.contains(fragment.typeCondition) {
+                add(place.line, place.column, "Unknown type '\(fragment.typeCondition)'.")
+            } else if type?.isComposite != true {
                 add(place.line, place.column, "Fragment '\(fragment.name)' cannot condition on non composite type '\(fragment.typeCondition)'.")
-                continue
             }
-            check(fragment.selections, on: fragment.typeCondition)
+            // Below a type that is not composite only type conditions can be checked.
+            check(fragment.selections, on: type?.isComposite == true ? fragment.typeCondition : nil)
         }
     }
 

@@ -31,9 +31,11 @@ struct GraphQLOverlappingFields {
         var names: [String] = []
         var groups: [String: [Entry]] = [:]
         var spreads: [String] = []
-        var spread: Set<String> = []
+        /// `spreads` as a set, for a set of 100,000 spreads.
+        var spreadSet: Set<String> = []
     }
 
+    /// Two fields of one response name that cannot be merged: why, and where the first is.
     struct Conflict {
         let name: String
         let reason: String
@@ -131,9 +133,9 @@ struct GraphQLOverlappingFields {
                 if collected.groups[key] == nil { collected.names.append(key) }
                 collected.groups[key, default: []].append(Entry(parent: parent, field: field, definition: definition(field.name, on: parent)))
             case .spread(let name, _, _, _, _):
-                if document.fragments[name] != nil, collected.spread.insert(name).inserted { collected.spreads.append(name) }
+                if document.fragments[name] != nil, collected.spreadSet.insert(name).inserted { collected.spreads.append(name) }
             case .inline(let condition, let inner, _, _, _, _):
-                gather(inner, parent: condition.map { schema.types[$0] == nil ? nil : $0 } ?? parent, into: &collected)
+                gather(inner, parent: condition.map(known) ?? parent, into: &collected)
             }
         }
     }
@@ -141,8 +143,13 @@ struct GraphQLOverlappingFields {
     /// A fragment's fields, collected on its type condition.
     mutating func collect(fragment name: String) -> Collected? {
         guard let fragment = document.fragments[name] else { return nil }
-        return collect(fragment.selections, parent: schema.types[fragment.typeCondition] == nil ? nil : fragment.typeCondition,
-                       at: fragment.selectionPlace)
+        return collect(fragment.selections, parent: known(fragment.typeCondition), at: fragment.selectionPlace)
+    }
+
+    /// `name` where the schema has that type (a built-in scalar too), as graphql-core's
+    /// `type_from_ast` finds it: a fragment on `String` is collected on `String`, not on nothing.
+    func known(_ name: String) -> String? {
+        schema.types[name] != nil || GraphQLSchema.builtInScalars.contains(name) ? name : nil
     }
 
     /// graphql-core's `maybe_abbreviate`.

@@ -122,6 +122,12 @@ struct GraphQLRulesTests {
         "{ user(id: \"1\") { id ...Unknown name(upper: $u) nope(a: $v) { id } } }",
         "{ ... on Query { user(id: \"1\") { id } } ... { user(id: \"1\") { id: name } } }",
         "fragment F on User { id } fragment F on User { id } { user(id: \"1\") { ...F } }",
+        // Below a type that is not composite, or none: type conditions are still checked, fields'
+        // arguments are not, variables are still used, and fragments are collected on their type.
+        "{ pets { ...F } } fragment F on String { ... on Nope { a } ... on Role { b } __typename(x: 1) }",
+        "{ pets { ... on Filter { __typename(nope: 1) } } }",
+        "subscription S($v: ID) { a(x: $v) }",
+        "{ pets { ...F } } fragment F on String { ...F owner(id: \"1\", id: {a: 1}) }",
         // Introspection: graphql-core's types, and `__schema` and `__type` on the query type only.
         "{ __type { name } __schema { nope } }",
         "{ __type(name: 1) { fields(includeDeprecated: \"x\") { name } } users { __schema { types { name } } } }",
