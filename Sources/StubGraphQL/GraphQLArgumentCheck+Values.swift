@@ -19,6 +19,9 @@ extension GraphQLArgumentCheck {
                 if case .leaf(.null) = literal.node { return add(line, column, "Expected value of non-null type '\(type)' not to be null.") }
                 type = inner
             case .list(let inner):
+                // A null fills a list that may be null; only a value that is not a list is
+                // taken as a list of one.
+                if case .leaf(.null) = literal.node { return }
                 guard case .list(let items) = literal.node else {
                     type = inner
                     continue

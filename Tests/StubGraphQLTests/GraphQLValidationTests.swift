@@ -113,6 +113,7 @@ struct GraphQLValidationTests {
         #"query { users(filter: {ids: "1"}) { id } }"#,
         #"query { search(terms: "a") { id } }"#,
         #"query { search(terms: ["a", null]) { id } }"#,
+        #"query { users(filter: {ids: null}) { id } }"#,
         #"query { search(terms: [1]) { id } }"#,
         #"mutation { createUser(input: {name: "a", email: "b"}) { id } }"#,
         #"mutation { createUser(input: {name: "a"}) { id } }"#,
