@@ -1,10 +1,12 @@
 import StubCore
 
 /// ValuesOfCorrectType: a literal against the input type of the place it fills, as graphql-core
-/// coerces it (a single value where a list is expected is a list of one).
+/// coerces it (a single value where a list is expected is a list of one), each problem at the
+/// part of the literal it is about.
 extension GraphQLArgumentCheck {
-    mutating func checkValue(_ value: GraphQLValue, _ type: GraphQLType, placeHasDefault: Bool, line: Int, column: Int, usages: inout [Usage]) {
-        if case .variable(let name) = value {
+    mutating func checkValue(_ literal: GraphQLLiteral, _ type: GraphQLType, placeHasDefault: Bool, usages: inout [Usage]) {
+        let (line, column) = (literal.line, literal.column)
+        if case .leaf(.variable(let name)) = literal.node {
             usages.append(Usage(name: name, type: type, placeHasDefault: placeHasDefault, line: line, column: column))
             return
         }
@@ -14,24 +16,27 @@ extension GraphQLArgumentCheck {
         while true {
             switch type {
             case .nonNull(let inner):
-                if value == .null { return add(line, column, "Expected value of non-null type '\(type)' not to be null.") }
+                if case .leaf(.null) = literal.node { return add(line, column, "Expected value of non-null type '\(type)' not to be null.") }
                 type = inner
             case .list(let inner):
-                guard case .list(let items) = value else {
+                // A null fills a list that may be null; only a value that is not a list is
+                // taken as a list of one.
+                if case .leaf(.null) = literal.node { return }
+                guard case .list(let items) = literal.node else {
                     type = inner
                     continue
                 }
-                for item in items { checkValue(item, inner, placeHasDefault: false, line: line, column: column, usages: &usages) }
+                for item in items { checkValue(item, inner, placeHasDefault: false, usages: &usages) }
                 return
             case .named(let name):
-                if value == .null { return }
-                if case .list = value { return add(line, column, "Expected value of type '\(name)', found \(value.description).") }
-                return checkNamed(value, name, line: line, column: column, usages: &usages)
+                if case .leaf(.null) = literal.node { return }
+                return checkNamed(literal, name, usages: &usages)
             }
         }
     }
 
-    private mutating func checkNamed(_ value: GraphQLValue, _ name: String, line: Int, column: Int, usages: inout [Usage]) {
+    private mutating func checkNamed(_ literal: GraphQLLiteral, _ name: String, usages: inout [Usage]) {
+        let (line, column, value) = (literal.line, literal.column, literal.value)
         switch name {
         case "Int":
             guard case .int(let text) = value else { return add(line, column, "Int cannot represent non-integer value: \(value.description)") }
@@ -59,8 +64,10 @@ extension GraphQLArgumentCheck {
                 }
                 if !type.enumValues.contains(member) { add(line, column, "Value '\(member)' does not exist in '\(name)' enum.") }
             case .input:
-                guard case .object(let fields) = value else { return add(line, column, "Expected value of type '\(name)', found \(value.description).") }
-                checkObject(fields, type, line: line, column: column, usages: &usages)
+                guard case .object(let fields) = literal.node else {
+                    return add(line, column, "Expected value of type '\(name)' to be an object, found: \(value.description).")
+                }
+                checkObject(fields, type, literal: literal, usages: &usages)
             default:
                 // A custom scalar takes any literal, as graphql-core's default parse does.
                 break
@@ -68,20 +75,48 @@ extension GraphQLArgumentCheck {
         }
     }
 
-    private mutating func checkObject(_ fields: [(name: String, value: GraphQLValue)], _ type: GraphQLSchema.TypeDefinition, line: Int, column: Int,
+    /// An input object: required fields present, each field's value of its type (a name given
+    /// twice counts with its last value, as graphql-core's does), no field the type lacks.
+    private mutating func checkObject(_ fields: [GraphQLLiteral.Field], _ type: GraphQLSchema.TypeDefinition, literal: GraphQLLiteral,
                                       usages: inout [Usage]) {
-        var seen: Set<String> = []
-        for field in fields {
-            if !seen.insert(field.name).inserted { add(line, column, "There can be only one input field named '\(field.name)'.") }
-            guard let definition = type.fields[field.name] else {
-                add(line, column, "Expected value of type '\(type.name)' not to include unknown field '\(field.name)'. Found: \(GraphQLValue.object(fields).description).")
+        var given: [String: GraphQLLiteral.Field] = [:]
+        for field in fields { given[field.name] = field }
+        for name in type.fieldOrder {
+            guard let definition = type.fields[name] else { continue }
+            guard let field = given[name] else {
+                if case .nonNull = definition.type, definition.defaultValue == nil {
+                    add(literal.line, literal.column,
+                        "Expected value of type '\(type.name)' to include required field '\(name)', found: \(literal.value.description).")
+                }
                 continue
             }
-            checkValue(field.value, definition.type, placeHasDefault: definition.defaultValue != nil, line: line, column: column, usages: &usages)
+            checkValue(field.value, definition.type, placeHasDefault: definition.defaultValue != nil, usages: &usages)
         }
-        for name in type.fieldOrder where !seen.contains(name) {
-            guard let definition = type.fields[name], case .nonNull = definition.type, definition.defaultValue == nil else { continue }
-            add(line, column, "Expected value of type '\(type.name)' to include required field '\(name)', found: \(GraphQLValue.object(fields).description).")
+        for field in fields where type.fields[field.name] == nil {
+            add(field.line, field.column,
+                "Expected value of type '\(type.name)' not to include unknown field '\(field.name)', found: \(literal.value.description).")
+        }
+    }
+
+    /// UniqueInputFieldNames: in every input object of a literal, each name once (reported at
+    /// its first use), wherever the literal is and whatever its type.
+    mutating func checkUniqueInputFields(_ literal: GraphQLLiteral) {
+        var pending = [literal]
+        while let next = pending.popLast() {
+            switch next.node {
+            case .leaf: break
+            case .list(let items): pending += items.reversed()
+            case .object(let fields):
+                var first: [String: GraphQLLiteral.Field] = [:]
+                for field in fields {
+                    if let earlier = first[field.name] {
+                        add(earlier.line, earlier.column, "There can be only one input field named '\(field.name)'.")
+                    } else {
+                        first[field.name] = field
+                    }
+                }
+                pending += fields.map(\.value).reversed()
+            }
         }
     }
 }

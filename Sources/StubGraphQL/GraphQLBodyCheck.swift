@@ -157,13 +157,13 @@ struct GraphQLBodyCheck {
                 let on = schema.types[concrete].flatMap { GraphQLBodyCheck.field(field.name, of: $0, in: schema) } != nil ? concrete : parent
                 out.append((field, on, required))
                 continue
-            case .spread(let name, _, _, _):
+            case .spread(let name, _, _, _, _):
                 guard let fragment = document.fragments[name] else { continue }
                 let needed = required && applies(fragment.typeCondition, to: concrete)
                 if let before = visited[name], before || !needed { continue }
                 visited[name] = needed
                 (inner, on) = (fragment.selections, fragment.typeCondition)
-            case .inline(let condition, let selections, _, _, _):
+            case .inline(let condition, let selections, _, _, _, _):
                 (inner, on) = (selections, condition ?? parent)
             }
             guard depth < depthLimit,

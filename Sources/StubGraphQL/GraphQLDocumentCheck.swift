@@ -1,8 +1,10 @@
 import StubCore
 
-/// Checks an operation's document against the schema: every type, fragment and field it names
-/// exists, leaves have no selection set and objects have one (graphql-core's
-/// FieldsOnCorrectType, KnownTypeNames, KnownFragmentNames and ScalarLeafs rules).
+/// Checks an operation's document against the schema's types, in graphql-core's words and at
+/// its places: every field exists on its parent type (FieldsOnCorrectType), leaves have no
+/// selection set and objects have one (ScalarLeafs), type conditions name known composite types
+/// (KnownTypeNames, FragmentsOnCompositeTypes), spreads name known fragments
+/// (KnownFragmentNames).
 struct GraphQLDocumentCheck {
     let schema: GraphQLSchema
     let document: GraphQLOperations
@@ -12,67 +14,84 @@ struct GraphQLDocumentCheck {
         self.schema = schema
         self.document = document
         for operation in document.operations {
-            guard let root = schema.root(operation.kind) else {
-                problems.append("\(document.file):\(operation.line): the schema has no \(operation.kind) type")
-                continue
-            }
-            check(operation.selections, on: root.name)
+            // An operation without a root type is GraphQLDefinitionCheck's problem; below it only
+            // type conditions can be checked.
+            check(operation.selections, on: schema.root(operation.kind)?.name)
         }
-        for fragment in document.fragments.values {
-            guard schema.types[fragment.typeCondition] != nil else {
-                problems.append("\(document.file):\(fragment.line): fragment \(fragment.name) is on unknown type \(fragment.typeCondition)")
-                continue
+        for fragment in document.fragmentList {
+            let place = fragment.conditionPlace
+            let type = schema.types[fragment.typeCondition]
+            if type == nil && !GraphQLSchema.builtInScalars.contains(fragment.typeCondition) {
+                add(place.line, place.column, "Unknown type '\(fragment.typeCondition)'.")
+            } else if type?.isComposite != true {
+                add(place.line, place.column, "Fragment '\(fragment.name)' cannot condition on non composite type '\(fragment.typeCondition)'.")
             }
-            check(fragment.selections, on: fragment.typeCondition)
+            // Below a type that is not composite only type conditions can be checked.
+            check(fragment.selections, on: type?.isComposite == true ? fragment.typeCondition : nil)
         }
     }
 
-    private mutating func check(_ selections: [GraphQLOperations.Selection], on typeName: String) {
+    private mutating func add(_ line: Int, _ column: Int, _ message: String) {
+        problems.append("\(document.file):\(line):\(column): \(message)")
+    }
+
+    /// Checks a selection set whose type is `typeName` (nil where it is not a composite type
+    /// the schema knows: graphql-core checks nothing below such a place, and neither does this).
+    private mutating func check(_ selections: [GraphQLOperations.Selection], on typeName: String?) {
         for selection in selections {
             switch selection {
             case .field(let field): check(field, on: typeName)
-            case .spread(let name, let line, _, _):
-                if document.fragments[name] == nil { problems.append("\(document.file):\(line): unknown fragment \(name)") }
-            case .inline(let condition, let inner, let line, _, _):
-                if let condition, schema.types[condition] == nil {
-                    problems.append("\(document.file):\(line): inline fragment on unknown type \(condition)")
+            case .spread(let name, _, _, _, let place):
+                if document.fragments[name] == nil { add(place.line, place.column, "Unknown fragment '\(name)'.") }
+            case .inline(let condition, let inner, _, _, _, let place):
+                guard let condition else {
+                    check(inner, on: typeName)
                     continue
                 }
-                check(inner, on: condition ?? typeName)
+                guard let type = schema.types[condition] else {
+                    if GraphQLSchema.builtInScalars.contains(condition) {
+                        add(place.line, place.column, "Fragment cannot condition on non composite type '\(condition)'.")
+                    } else {
+                        add(place.line, place.column, "Unknown type '\(condition)'.")
+                    }
+                    check(inner, on: nil)
+                    continue
+                }
+                if !type.isComposite { add(place.line, place.column, "Fragment cannot condition on non composite type '\(condition)'.") }
+                check(inner, on: type.isComposite ? condition : nil)
             }
         }
     }
 
-    private mutating func check(_ field: GraphQLOperations.Field, on typeName: String) {
-        let place = "\(document.file):\(field.line):\(field.column)"
+    private mutating func check(_ field: GraphQLOperations.Field, on typeName: String?) {
+        guard let typeName, let parent = schema.types[typeName] else {
+            check(field.selections, on: nil)
+            return
+        }
+        let fieldType: GraphQLType
         if field.name == "__typename" {
-            if !field.selections.isEmpty { problems.append("\(place): __typename is a String and takes no selection set") }
+            fieldType = .nonNull(.named("String"))
+        } else if let definition = GraphQLBodyCheck.field(field.name, of: parent, in: schema) {
+            fieldType = definition.type
+        } else {
+            add(field.line, field.column, "Cannot query field '\(field.name)' on type '\(typeName)'.")
+            check(field.selections, on: nil)
             return
         }
-        guard let type = schema.types[typeName] else { return }
-        guard let definition = GraphQLBodyCheck.field(field.name, of: type, in: schema) else {
-            problems.append("\(place): cannot query field \"\(field.name)\" on type \"\(typeName)\" (\(schema.file):\(type.line))")
-            return
+        let named = fieldType.namedType
+        let composite = schema.types[named]?.isComposite ?? false
+        let leaf = GraphQLSchema.builtInScalars.contains(named) || schema.types[named].map { [.scalar, .enum].contains($0.kind) } ?? false
+        if leaf && !field.selections.isEmpty {
+            let place = field.selectionPlace
+            add(place.line, place.column, "Field '\(field.name)' must not have a selection since type '\(fieldType)' has no subfields.")
+        } else if composite && field.selections.isEmpty {
+            add(field.line, field.column, "Field '\(field.name)' of type '\(fieldType)' must have a selection of subfields. Did you mean '\(field.name) { ... }'?")
         }
-        let named = definition.type.namedType
-        guard let fieldType = schema.types[named] ?? (GraphQLSchema.builtInScalars.contains(named) ? nil : nil) else {
-            if !GraphQLSchema.builtInScalars.contains(named) {
-                problems.append("\(place): field \(field.name) has unknown type \(named) (\(schema.file):\(definition.line))")
-            } else if !field.selections.isEmpty {
-                problems.append("\(place): field \"\(field.name)\" must not have a selection since type \"\(definition.type)\" has no subfields")
-            }
-            return
-        }
-        switch fieldType.kind {
-        case .object, .interface, .union:
-            if field.selections.isEmpty {
-                problems.append("\(place): field \"\(field.name)\" of type \"\(definition.type)\" must have a selection of subfields")
-            }
-            check(field.selections, on: named)
-        case .scalar, .enum, .input:
-            if !field.selections.isEmpty {
-                problems.append("\(place): field \"\(field.name)\" must not have a selection since type \"\(definition.type)\" has no subfields")
-            }
-        }
+        check(field.selections, on: composite ? named : nil)
     }
+}
+
+extension GraphQLSchema.TypeDefinition {
+    /// An object, an interface or a union: a type with fields to select.
+    var isComposite: Bool { [.object, .interface, .union].contains(kind) }
 }

@@ -31,9 +31,9 @@ struct GraphQLFragmentCycles {
         while let set = sets.popLast() {
             for selection in set {
                 switch selection {
-                case .spread(let name, let line, let column, _): found.append(Spread(name: name, line: line, column: column))
+                case .spread(let name, let line, let column, _, _): found.append(Spread(name: name, line: line, column: column))
                 case .field(let field): if !field.selections.isEmpty { sets.append(field.selections) }
-                case .inline(_, let inner, _, _, _): sets.append(inner)
+                case .inline(_, let inner, _, _, _, _): sets.append(inner)
                 }
             }
         }

@@ -38,8 +38,8 @@ struct GraphQLFragmentSpreads {
             for selection in set {
                 switch selection {
                 case .field(let field): sets.append(field.selections)
-                case .inline(_, let inner, _, _, _): sets.append(inner)
-                case .spread(let name, _, _, _):
+                case .inline(_, let inner, _, _, _, _): sets.append(inner)
+                case .spread(let name, _, _, _, _):
                     if let fragment = document.fragments[name], used.insert(name).inserted { sets.append(fragment.selections) }
                 }
             }
@@ -77,11 +77,11 @@ struct GraphQLFragmentSpreads {
                     inner = composite(definition.type.namedType)
                 }
                 check(field.selections, parent: inner)
-            case .spread(let name, let line, let column, _):
+            case .spread(let name, let line, let column, _, _):
                 guard let parent, let fragment = document.fragments[name], let type = composite(fragment.typeCondition),
                       !overlap(type, parent) else { continue }
                 add(line, column, "Fragment '\(name)' cannot be spread here as objects of type '\(parent)' can never be of type '\(type)'.")
-            case .inline(let condition, let inner, let line, let column, _):
+            case .inline(let condition, let inner, let line, let column, _, _):
                 guard let condition else {
                     check(inner, parent: parent)
                     continue

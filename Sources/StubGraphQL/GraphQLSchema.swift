@@ -50,12 +50,31 @@ package struct GraphQLSchema: Sendable {
     var readingProblems: [GraphQLDocumentError] = []
     /// The directives an operation may use, with their arguments: `@include` and `@skip`, and
     /// those the schema defines.
-    var directives: [String: [GraphQLInputValue]] = GraphQLSchema.builtInDirectives
+    var directives: [String: Directive] = GraphQLSchema.builtInDirectives
 
-    static let builtInDirectives: [String: [GraphQLInputValue]] = [
-        "include": [GraphQLInputValue(name: "if", type: .nonNull(.named("Boolean")), defaultValue: nil, line: 0, column: 0)],
-        "skip": [GraphQLInputValue(name: "if", type: .nonNull(.named("Boolean")), defaultValue: nil, line: 0, column: 0)],
-    ]
+    /// A directive: its arguments, where it may be used (`FIELD`, `QUERY`, …) and whether it may
+    /// be used more than once in one place.
+    struct Directive: Sendable {
+        let arguments: [GraphQLInputValue]
+        let locations: Set<String>
+        var repeatable = false
+    }
+
+    /// graphql-core's specified directives.
+    static let builtInDirectives: [String: Directive] = {
+        func argument(_ name: String, _ type: String, _ defaultValue: GraphQLValue? = nil) -> GraphQLInputValue {
+            GraphQLInputValue(name: name, type: .nonNull(.named(type)), defaultValue: defaultValue, line: 0, column: 0)
+        }
+        let executable: Set = ["FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"]
+        return [
+            "include": Directive(arguments: [argument("if", "Boolean")], locations: executable),
+            "skip": Directive(arguments: [argument("if", "Boolean")], locations: executable),
+            "deprecated": Directive(arguments: [argument("reason", "String", .string("No longer supported"))],
+                                    locations: ["FIELD_DEFINITION", "ARGUMENT_DEFINITION", "INPUT_FIELD_DEFINITION", "ENUM_VALUE", "DIRECTIVE_DEFINITION"]),
+            "specifiedBy": Directive(arguments: [argument("url", "String")], locations: ["SCALAR"]),
+            "oneOf": Directive(arguments: [], locations: ["INPUT_OBJECT"]),
+        ]
+    }()
 
     static let builtInScalars: Set<String> = ["Int", "Float", "String", "Boolean", "ID"]
 

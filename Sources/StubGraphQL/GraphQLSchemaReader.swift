@@ -9,7 +9,7 @@ struct GraphQLSchemaReader {
     var rootPlaces: [String: (line: Int, column: Int)] = [:]
     var problems: [(line: Int, column: Int, message: String)] = []
     /// The directives the schema defines, with their arguments.
-    var directives: [String: [GraphQLInputValue]] = [:]
+    var directives: [String: GraphQLSchema.Directive] = [:]
     private var schemaDefined = false
 
     init(tokens: GraphQLTokens) {
@@ -17,23 +17,27 @@ struct GraphQLSchemaReader {
     }
 
     mutating func read() throws(GraphQLLexer.Failure) {
-        while !tokens.atEnd {
-            tokens.skipDescription()
-            let extending = tokens.takeKeyword("extend")
-            let (line, column) = (tokens.current.line, tokens.current.column)
-            guard let keyword = tokens.name() else { throw tokens.fail("expected a definition") }
-            switch keyword {
-            case "schema": try readSchema(extending: extending, line: line, column: column)
-            case "type", "interface", "input": try readFields(keyword, extending: extending)
-            case "enum": try readEnum(extending: extending)
-            case "scalar":
-                let type = try definition(.scalar, extending: extending, "a scalar name")
-                try tokens.skipDirectives()
-                types[type.name] = type
-            case "union": try readUnion(extending: extending)
-            case "directive": try readDirectiveDefinition()
-            default: throw tokens.fail("expected type, interface, input, enum, scalar, union, schema or directive")
-            }
+        while !tokens.atEnd { try readDefinition() }
+    }
+
+    /// Reads one definition (an operation document's reader uses it to read past type-system
+    /// definitions).
+    mutating func readDefinition() throws(GraphQLLexer.Failure) {
+        tokens.skipDescription()
+        let extending = tokens.takeKeyword("extend")
+        let (line, column) = (tokens.current.line, tokens.current.column)
+        guard let keyword = tokens.name() else { throw tokens.fail("expected a definition") }
+        switch keyword {
+        case "schema": try readSchema(extending: extending, line: line, column: column)
+        case "type", "interface", "input": try readFields(keyword, extending: extending)
+        case "enum": try readEnum(extending: extending)
+        case "scalar":
+            let type = try definition(.scalar, extending: extending, "a scalar name")
+            try tokens.skipDirectives()
+            types[type.name] = type
+        case "union": try readUnion(extending: extending)
+        case "directive": try readDirectiveDefinition()
+        default: throw tokens.fail("expected type, interface, input, enum, scalar, union, schema or directive")
         }
     }
 
@@ -154,10 +158,12 @@ struct GraphQLSchemaReader {
     mutating func readDirectiveDefinition() throws(GraphQLLexer.Failure) {
         try tokens.expect("@")
         let name = try tokens.expectName("a directive name")
-        directives[name] = try tokens.inputValueDefinitions()
-        _ = tokens.takeKeyword("repeatable")
+        let arguments = try tokens.inputValueDefinitions()
+        let repeatable = tokens.takeKeyword("repeatable")
         guard tokens.takeKeyword("on") else { throw tokens.fail("expected 'on'") }
         _ = tokens.take("|")
-        repeat { _ = try tokens.expectName("a directive location") } while tokens.take("|")
+        var locations: Set<String> = []
+        repeat { locations.insert(try tokens.expectName("a directive location")) } while tokens.take("|")
+        directives[name] = GraphQLSchema.Directive(arguments: arguments, locations: locations, repeatable: repeatable)
     }
 }

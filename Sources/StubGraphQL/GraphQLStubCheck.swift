@@ -21,15 +21,36 @@ package struct GraphQLStubCheck {
     /// The document every operation route keeps beside its route.json.
     package static let documentFile = RouteLoader.operationDocument
 
-    /// The problems of an operation document against a schema: unknown types, fragments and
-    /// fields, leaves with a selection set and objects without one; unknown, missing and
-    /// mistyped arguments, undefined, unused and misplaced variables; fragments that spread
-    /// themselves, fragments no operation uses and spreads whose type can never match.
+    /// The problems of an operation document against a schema, by graphql-core's validation
+    /// rules for executable documents and in its words, each at graphql-core's first location
+    /// for it: sorted by line and column, problems at one place in the order graphql-core
+    /// reports them (each check adds them in that order; the sort is stable).
     package static func validate(_ document: GraphQLOperations, against schema: GraphQLSchema) -> [String] {
-        GraphQLFragmentCycles(document).problems + GraphQLDocumentCheck(schema: schema, document: document).problems
-            + GraphQLArgumentCheck(schema: schema, document: document).problems
+        let schema = schema.withIntrospection()
+        let problems = GraphQLDefinitionCheck(schema: schema, document: document).problems
+            + GraphQLDocumentCheck(schema: schema, document: document).problems
             + GraphQLFragmentSpreads(schema: schema, document: document).problems
+            + GraphQLFragmentCycles(document).problems
+            + GraphQLDirectiveCheck(schema: schema, document: document).problems
+            + GraphQLArgumentCheck(schema: schema, document: document).problems
+            + GraphQLOverlappingFields(schema: schema, document: document).problems
+        let prefix = document.file.count + 1
+        func place(_ problem: String) -> (Int, Int) {
+            let numbers = problem.dropFirst(prefix).split(separator: ":", maxSplits: 2).prefix(2).map { Int($0) ?? 0 }
+            return (numbers.first ?? 0, numbers.count > 1 ? numbers[1] : 0)
+        }
+        let sorted = problems.enumerated().sorted { a, b in
+            let (pa, pb) = (place(a.element), place(b.element))
+            return pa != pb ? pa < pb : a.offset < b.offset
+        }.map(\.element)
+        // graphql-core stops at 100 errors, and so does this: a hostile document gets a page of
+        // problems, not a million lines.
+        guard sorted.count > maxProblems else { return sorted }
+        return Array(sorted.prefix(maxProblems)) + ["\(document.file): Too many validation errors, error limit reached. Validation aborted."]
     }
+
+    /// graphql-core's `max_errors`.
+    static let maxProblems = 100
 
     /// The problems of the schema itself, by the type-system rules graphql-core enforces.
     package static func validate(_ schema: GraphQLSchema) -> [GraphQLDocumentError] {
@@ -59,8 +80,14 @@ package struct GraphQLStubCheck {
             return
         case .success(let parsed): document = parsed
         }
+        // The document as a whole first, as graphql-core validates it: its problems do not
+        // depend on which of its operations the route answers.
+        let documentProblems = GraphQLStubCheck.validate(document, against: schema)
+        problems += documentProblems
         guard let operation = document.operations.first(where: { $0.name == name }) else {
-            let names = document.operationNames.map { $0 ?? "(anonymous)" }.joined(separator: ", ")
+            // Ten names at most: a hostile document may have 100,000 operations.
+            let all = document.operationNames.map { $0 ?? "(anonymous)" }
+            let names = all.prefix(10).joined(separator: ", ") + (all.count > 10 ? " and \(all.count - 10) more" : "")
             problems.append("\(file): has no operation \(name), which \(route.id)/route.json answers (it has \(names.isEmpty ? "none" : names))")
             return
         }
@@ -68,8 +95,6 @@ package struct GraphQLStubCheck {
             problems.append("\(file):\(operation.line): \(name) is a \(operation.kind), but \(route.id)/route.json says \(route.operationKind ?? "query")")
         }
         operationsChecked += 1
-        let documentProblems = GraphQLStubCheck.validate(document, against: schema)
-        problems += documentProblems
         guard documentProblems.isEmpty else { return }
         for variant in route.variants where variant.fault == nil && variant.stream == nil && !variant.body.isEmpty {
             let bodyFile = variant.bodySource ?? "\(route.id)/\(variant.name)"

@@ -20,13 +20,80 @@ indirect enum GraphQLValue: Sendable, Equatable {
         switch self {
         case .variable(let name): "$\(name)"
         case .int(let text), .float(let text): text
-        case .string(let text): "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
+        case .string(let text): GraphQLValue.quoted(text)
         case .boolean(let value): value ? "true" : "false"
         case .null: "null"
         case .enumValue(let name): name
         case .list(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
         case .object(let fields): fields.isEmpty ? "{}" : "{ " + fields.map { "\($0.name): \($0.value.description)" }.joined(separator: ", ") + " }"
         }
+    }
+
+    /// A string as graphql-core prints one (`print_string`): its value (`text` is as written,
+    /// escapes and all) with quotes, backslashes and control characters escaped, so that a
+    /// message stays on one line.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in unescaped(text).unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\u{08}": out += "\\b"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\u{0C}": out += "\\f"
+            case "\r": out += "\\r"
+            case "\u{00}"..."\u{1F}", "\u{7F}"..."\u{9F}":
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A string's value from its text as written: `\n`, `\"`, `\u00E9`, `\u{1F600}` and the
+    /// other escapes of GraphQL's grammar read (a surrogate pair as one character).
+    static func unescaped(_ text: String) -> String {
+        guard text.contains("\\") else { return text }
+        var out = String.UnicodeScalarView()
+        var scalars = Array(text.unicodeScalars)[...]
+        var pendingHigh: UInt32?
+        while let scalar = scalars.popFirst() {
+            guard scalar == "\\", let next = scalars.popFirst() else {
+                out.append(scalar)
+                continue
+            }
+            let simple: [Unicode.Scalar: Unicode.Scalar] = ["\"": "\"", "\\": "\\", "/": "/", "b": "\u{08}", "f": "\u{0C}", "n": "\n", "r": "\r", "t": "\t"]
+            if let decoded = simple[next] {
+                out.append(decoded)
+                continue
+            }
+            guard next == "u" else {
+                out.append(scalar)
+                out.append(next)
+                continue
+            }
+            var hex = ""
+            if scalars.first == "{" {
+                scalars.removeFirst()
+                while let digit = scalars.popFirst(), digit != "}" { hex.unicodeScalars.append(digit) }
+            } else {
+                for _ in 0..<4 { if let digit = scalars.popFirst() { hex.unicodeScalars.append(digit) } }
+            }
+            guard let value = UInt32(hex, radix: 16) else { continue }
+            if (0xD800...0xDBFF).contains(value) {
+                pendingHigh = value
+                continue
+            }
+            if let high = pendingHigh, (0xDC00...0xDFFF).contains(value) {
+                pendingHigh = nil
+                if let pair = Unicode.Scalar(0x10000 + (high - 0xD800) << 10 + (value - 0xDC00)) { out.append(pair) }
+                continue
+            }
+            if let decoded = Unicode.Scalar(value) { out.append(decoded) }
+        }
+        return String(out)
     }
 
     /// Every variable the value names, nested ones too.
@@ -54,9 +121,10 @@ struct GraphQLInputValue: Sendable {
 /// An argument as an operation passes it: `id: $id`, `first: 10`.
 struct GraphQLArgument: Sendable {
     let name: String
-    let value: GraphQLValue
+    let literal: GraphQLLiteral
     let line: Int
     let column: Int
+    var value: GraphQLValue { literal.value }
 }
 
 /// A directive where an operation uses it: `@include(if: $withEmail)`.
@@ -70,46 +138,7 @@ struct GraphQLDirective: Sendable {
 extension GraphQLTokens {
     /// A value; `constant` refuses variables (in a default value or a schema).
     mutating func value(constant: Bool) throws(GraphQLLexer.Failure) -> GraphQLValue {
-        switch current.kind {
-        case .punctuator("$"):
-            guard !constant else { throw fail("expected a constant value") }
-            advance()
-            return .variable(try expectName("a variable name"))
-        case .int(let text): advance(); return .int(text)
-        case .float(let text): advance(); return .float(text)
-        case .string(let text): advance(); return .string(text)
-        case .name(let name):
-            advance()
-            switch name {
-            case "true": return .boolean(true)
-            case "false": return .boolean(false)
-            case "null": return .null
-            default: return .enumValue(name)
-            }
-        case .punctuator("["):
-            try enter()
-            defer { leave() }
-            advance()
-            var items: [GraphQLValue] = []
-            while !take("]") {
-                guard !atEnd else { throw fail("expected ']'") }
-                items.append(try value(constant: constant))
-            }
-            return .list(items)
-        case .punctuator("{"):
-            try enter()
-            defer { leave() }
-            advance()
-            var fields: [(name: String, value: GraphQLValue)] = []
-            while !take("}") {
-                let name = try expectName("an input field name")
-                try expect(":")
-                fields.append((name, try value(constant: constant)))
-            }
-            return .object(fields)
-        default:
-            throw fail("expected a value")
-        }
+        try literal(constant: constant).value
     }
 
     /// `(name: value, …)`, if an argument list starts here.
@@ -120,7 +149,7 @@ extension GraphQLTokens {
             let (line, column) = (current.line, current.column)
             let name = try expectName("an argument name")
             try expect(":")
-            arguments.append(GraphQLArgument(name: name, value: try value(constant: constant), line: line, column: column))
+            arguments.append(GraphQLArgument(name: name, literal: try literal(constant: constant), line: line, column: column))
         }
         return arguments
     }

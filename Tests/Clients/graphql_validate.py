@@ -3,6 +3,8 @@
 
 stdin: {"schema": SDL, "documents": [text, ...]}   stdout: [[message, ...], ...]
   each document's validation errors against the schema;
+stdin: {"schema": SDL, "documents": [...], "locations": true}
+  the same, each error as [line, column, message] at its first location;
 stdin: {"schemas": [SDL, ...]}                      stdout: [[message, ...], ...]
   each schema's own errors: the SDL rules build_schema enforces, then validate_schema's.
 Exits 3 when graphql-core is not installed."""
@@ -45,5 +47,8 @@ else:
             errors = validate(schema, parse(text))
         except GraphQLError as error:
             errors = [error]
-        out.append([e.message for e in errors])
+        if request.get("locations"):
+            out.append([[*((e.locations[0].line, e.locations[0].column) if e.locations else (0, 0)), e.message] for e in errors])
+        else:
+            out.append([e.message for e in errors])
 print(json.dumps(out))

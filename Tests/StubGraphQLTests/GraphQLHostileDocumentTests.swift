@@ -131,6 +131,18 @@ import StubTestSupport
             + "(each selection set and each spread is a level)\n", "\(result.stdout.prefix(500))")
     }
 
+    /// 100,000 anonymous operations: graphql-core's first 100 problems and its last line, and the
+    /// route's missing operation named beside the first ten the document has.
+    @Test func aHundredThousandOperationsGetAPageOfProblems() async throws {
+        let result = try await check(document: GraphQLHostileDocumentTests.repeated("{ a } ", GraphQLHostileDocumentTests.deep))
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(result.exitCode == 1 && lines.count == 102, "\(result.stdout.prefix(500))")
+        #expect(lines.first == "gql/q/operation.graphql:1:1: This anonymous operation must be the only defined operation.")
+        #expect(lines.dropFirst(100).first == "gql/q/operation.graphql: Too many validation errors, error limit reached. Validation aborted.")
+        #expect(lines.last == "gql/q/operation.graphql: has no operation Q, which gql/q/route.json answers (it has "
+            + Array(repeating: "(anonymous)", count: 10).joined(separator: ", ") + " and 99990 more)")
+    }
+
     @Test func fragmentsThatSpreadThemselvesAreReportedAsGraphQLCoreReportsThem() async throws {
         let pair = try await check(document: "query Q { t { ...A } } fragment A on T { ...B } fragment B on T { ...A }")
         #expect(pair.exitCode == 1 && pair.stdout == "gql/q/operation.graphql:1:42: Cannot spread fragment 'A' within itself via 'B'.\n", "\(pair)")

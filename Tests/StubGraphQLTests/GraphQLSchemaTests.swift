@@ -47,7 +47,7 @@ import StubTestSupport
             "graphql/user/200.json: $.data.user.age: not selected by the operation (graphql/user/operation.graphql)",
             "graphql/user/200.json: $.data.user.id: expected a string or an integer (ID), found a boolean (\(schema):22)",
             "graphql/user/200.json: $.data.user.name: null where the schema says String! (\(schema):23)",
-            "graphql/users/operation.graphql:1:52: cannot query field \"nickname\" on type \"User\" (\(schema):21)",
+            "graphql/users/operation.graphql:1:52: Cannot query field 'nickname' on type 'User'.",
             "graphql/createUser/operation.graphql: has no operation CreateUser, which graphql/createUser/route.json answers (it has AddUser)",
         ] {
             #expect(lines.contains(expected), "missing: \(expected)\nin:\n\(result.stdout)")
