@@ -43,4 +43,13 @@ package protocol RequestContract: Sendable {
     /// Looks up the operation of each route once, before serving; returns warnings for people
     /// (routes the contract does not describe).
     func prepare(_ routes: [Route]) -> [String]
+    /// The status an enforced refusal of `violations` on `route` gets.
+    func refusalStatus(_ violations: [ContractViolation], route: Route) -> Int
+}
+
+extension RequestContract {
+    /// `ContractViolation.status(of:)`, for a contract that knows no statuses of its own.
+    package func refusalStatus(_ violations: [ContractViolation], route: Route) -> Int {
+        ContractViolation.status(of: violations)
+    }
 }

@@ -91,7 +91,7 @@ package final class StubResponder: Sendable {
         guard !violations.isEmpty else { return }
         control.countContractViolation()
         guard contract.enforces else { return }
-        let status = ContractViolation.status(of: violations)
+        let status = contract.refusalStatus(violations, route: route)
         plan.response = .reply(StubResponder.contractReply(status, violations, route: route))
         plan.status = status
         plan.fault = nil
