@@ -70,6 +70,14 @@ package final class ContractChecker: RequestContract {
         return [400, 422].first { documented.contains(String($0)) } ?? status
     }
 
+    /// The JSON type the operation documents for `status` when it is not plain JSON
+    /// (`application/problem+json`, Nakadi's `application/x-json-stream`), so that the refusal
+    /// is sent as the document says that answer comes; nil for plain JSON or none.
+    package func refusalMediaType(_ status: Int, route: Route) -> String? {
+        guard let operation = checks.operation(for: route)?.operation, let type = document.response(operation, status: status)?.mediaType else { return nil }
+        return MediaBody.header(for: type, fileExtension: "json")
+    }
+
     /// A path, query or header value as the schema's type: integers, numbers and booleans parsed,
     /// arrays split on commas; anything that does not parse stays a string (and fails the type).
     static func typed(_ text: String, schema: JSONValue) -> JSONValue {

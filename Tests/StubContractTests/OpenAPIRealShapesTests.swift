@@ -135,6 +135,8 @@ import Testing
             // A path parameter of the wrong type is a 400, which getThing does not document; 422 it does.
             let refused = try await HTTPClient.fetch(server.url("/things/abc"))
             #expect(refused.status == 422)
+            // Sent as the document says getThing's 422 comes, not as plain JSON.
+            #expect(refused.header("Content-Type") == "application/problem+json")
             let served = try await HTTPClient.fetch(server.url("/things/1"))
             #expect(served.status == 200)
         }

@@ -45,6 +45,8 @@ package protocol RequestContract: Sendable {
     func prepare(_ routes: [Route]) -> [String]
     /// The status an enforced refusal of `violations` on `route` gets.
     func refusalStatus(_ violations: [ContractViolation], route: Route) -> Int
+    /// The `Content-Type` a refusal with `status` on `route` is sent as, when not plain JSON.
+    func refusalMediaType(_ status: Int, route: Route) -> String?
 }
 
 extension RequestContract {
@@ -52,4 +54,7 @@ extension RequestContract {
     package func refusalStatus(_ violations: [ContractViolation], route: Route) -> Int {
         ContractViolation.status(of: violations)
     }
+
+    /// nil: plain JSON, for a contract that knows no media types of its own.
+    package func refusalMediaType(_ status: Int, route: Route) -> String? { nil }
 }

@@ -92,7 +92,9 @@ package final class StubResponder: Sendable {
         control.countContractViolation()
         guard contract.enforces else { return }
         let status = contract.refusalStatus(violations, route: route)
-        plan.response = .reply(StubResponder.contractReply(status, violations, route: route))
+        var reply = StubResponder.contractReply(status, violations, route: route)
+        if let type = contract.refusalMediaType(status, route: route) { reply.headers.set("Content-Type", type) }
+        plan.response = .reply(reply)
         plan.status = status
         plan.fault = nil
         plan.delayMs = 0
