@@ -25,6 +25,7 @@ try:
     import yaml
     from openapi_schema_validator import OAS30Validator, OAS31Validator, oas30_format_checker, oas31_format_checker
     from referencing import Registry, Specification
+    from referencing.jsonschema import DRAFT4, DRAFT202012
     MISSING = None
 except ImportError as error:  # reported by the caller, which runs without this pass
     MISSING = str(error)
@@ -71,7 +72,9 @@ class Document:
         self.top = top
         # Opaque: a whole OpenAPI file is not a schema, and crawling it as one trips on its
         # non-schema parts (DigitalOcean's); refs into it are followed by JSON pointer all the same.
-        self.registry = Registry(retrieve=lambda uri: Specification.OPAQUE.create_resource(self.load(uri)))
+        # (OPAQUE is referencing 0.30's; an older one reads the files as the validator's draft.)
+        spec = getattr(Specification, "OPAQUE", None) or (DRAFT202012 if self.oas31 else DRAFT4)
+        self.registry = Registry(retrieve=lambda uri: spec.create_resource(self.load(uri)))
         self.validator_class = OAS31Validator if self.oas31 else OAS30Validator
         self.format_checker = oas31_format_checker if self.oas31 else oas30_format_checker
         self.validators = {}
@@ -264,6 +267,7 @@ def check(stubs, spec, host, port, import_stderr="", spec_root=None, problems=No
                 row["own example"] += is_own
                 if problems is not None:
                     at = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-                    problems.append(f"{where}{' (the document’s own example)' if is_own else ''}: {at}: {error.message[:200]}")
+                    own_note = " (the document's own example)" if is_own else ""
+                    problems.append(f"{where}{own_note}: {at}: {error.message[:200]}")
     conn.close()
     return row
