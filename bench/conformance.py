@@ -9,6 +9,13 @@
    drift of the imported stubs against their own document (`check --openapi`; the document's
    own invalid examples counted apart), how many routes answer their default variant with its
    status when served, and the server's start time and RSS.
+3. The bodies (issue 57), when openapi-schema-validator imports (else it says so and runs without;
+   under CI=true, where .ci/run installs it, that fails): every variant of every route requested
+   from the served stubs, its Content-Type compared with the response's documented media types and
+   its body validated against the document's schema for that type (OAS30Validator for 3.0,
+   OAS31Validator for 3.1, OAS30Validator with x-nullable for Swagger 2.0; bench/openapi_bodies.py).
+   Per document: bodies checked, invalid, of which the document's own example (named by the import),
+   Content-Types served and undocumented; --bodies lists each.
 
 The material is read from ../shared/corpus (or --corpus). Without it, this prints where to get it
 and exits 0 having run nothing; a part of it missing is named and left out. Under CI=true (.ci/run)
@@ -17,7 +24,16 @@ More documents, fetched by hand and kept outside the repository, join the table 
 --document "TITLE=PATH" (repeatable), e.g. Spotify's, from github.com/sonallux/spotify-web-api:
 official-spotify-open-api.yml (as Spotify publishes it) and fixed-spotify-open-api.yml (with that
 project's corrections); Twilio's from github.com/twilio/twilio-oai (spec/yaml/twilio_api_v2010.yaml);
-Box's from github.com/box/box-openapi (openapi.json).
+Box's from github.com/box/box-openapi (openapi.json). Issue 57's round added, from
+github.com/pagopa/io-backend: api_backend.yaml (Swagger 2.0; remote $refs to
+raw.githubusercontent.com/pagopa/io-functions-commons/v29.1.1/openapi/*.yaml, read from copies saved
+beside it as raw.githubusercontent.com/pagopa/io-functions-commons/v29.1.1/openapi/, i.e. that
+repository's openapi/ folder at tag v29.1.1; file refs into the repository's own openapi/ folder;
+image/png and octet-stream answers), api_io_sign.yaml (3.0.1, remote $refs to v26.3.0's, copied
+the same way; octet-stream), api_services_app_backend.yaml (3.0.2, remote $refs to v29.1.1's) and
+openapi/consumed/api-piattaforma-notifiche.yaml (path keys without a leading /,
+application/problem+json, application/pdf); and Zalando's Nakadi from github.com/zalando/nakadi
+(docs/_data/nakadi-event-bus-api.yaml: Swagger 2.0, application/x-json-stream).
 """
 import argparse
 import http.client
@@ -32,6 +48,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import ROOT, Daemon, print_table  # noqa: E402
+import openapi_bodies  # noqa: E402
 
 DOCUMENTS = [
     ("Stripe (3.0)", "openapi/stripe/spec3.yaml"),
@@ -39,6 +56,9 @@ DOCUMENTS = [
     ("DigitalOcean (3.0, split)", "openapi/digitalocean/specification/DigitalOcean-public.v2.yaml"),
 ]
 
+
+# Options every import gets (--all-keys adds `--all-keys`: bodies with every property filled).
+IMPORT_OPTIONS = []
 
 UNDER_CI = " under CI=true, where the conformance run may not skip: .ci/run expects ../shared/corpus beside the checkout"
 
@@ -98,8 +118,9 @@ def routes_of(stubs):
     return found
 
 
-def serve_and_probe(binary, stubs):
-    """Starts the server on the stubs, requests every route; (answered as documented, routes, 2xx, start ms, RSS MB)."""
+def serve_and_probe(binary, stubs, bodies=None):
+    """Starts the server on the stubs, requests every route; (answered as documented, routes, 2xx, start ms, RSS MB).
+    `bodies(host, port)`, when given, runs against the same server before it stops."""
     start = time.monotonic()
     daemon = Daemon(binary, stubs=stubs)
     try:
@@ -116,17 +137,19 @@ def serve_and_probe(binary, stubs):
             right += response.status == status
             ok += 200 <= response.status < 300
         _, rss = daemon.stats()
+        if bodies:
+            bodies(daemon.host, daemon.port)
         return right, len(routes), ok, started_ms, rss
     finally:
         daemon.stop()
 
 
-def document_row(binary, corpus, title, relative, scratch):
+def document_row(binary, corpus, title, relative, scratch, body_rows=None, problems=None):
     spec = os.path.join(corpus, relative)
     stubs = os.path.join(scratch, re.sub(r"\W+", "-", title))
     # The OAI's split example refers to ../common: its folder tree is the parent's.
     widen = ["--spec-root", os.path.dirname(os.path.dirname(spec))] if "petstore-separate" in relative else []
-    code, seconds, peak, out, err = peak_rss([binary, "import-openapi", spec, "--stubs", stubs, *widen])
+    code, seconds, peak, out, err = peak_rss([binary, "import-openapi", spec, "--stubs", stubs, *widen, *IMPORT_OPTIONS])
     m = re.search(r"Imported (\d+) route\(s\) from (\d+) operation", out)
     routes, operations = (int(m.group(1)), int(m.group(2))) if m else (0, "?")
     if not m:
@@ -143,7 +166,18 @@ def document_row(binary, corpus, title, relative, scratch):
     check = subprocess.run([binary, "check", stubs, "--openapi", spec], capture_output=True, text=True)
     row["drift"] = len([line for line in check.stdout.splitlines() if line.strip()]) if check.returncode else 0
     row["own examples"] = len(re.findall(r"the document's own example", err))
-    right, count, ok, started, rss = serve_and_probe(binary, stubs)
+    bodies = None
+    if body_rows is not None:
+        def bodies(host, port):
+            lines = []
+            try:
+                found = openapi_bodies.check(stubs, spec, host, port, err, widen[1] if widen else None, lines)
+            except Exception as failure:  # the pass's own failure is a row, not the end of the run
+                found = {**dict.fromkeys(("bodies", "invalid", "own example", "types", "undocumented type", "unchecked"), "?"),
+                         "notes": f"{type(failure).__name__}: {str(failure)[:120]}"}
+            body_rows.append({"document": title, **found})
+            problems.extend(f"{title}: {line}" for line in lines)
+    right, count, ok, started, rss = serve_and_probe(binary, stubs, bodies)
     row.update({"answer as documented": f"{right}/{count}", "2xx": ok, "start ms": f"{started:.0f}", "RSS MB": f"{rss:.0f}"})
     return row
 
@@ -156,7 +190,11 @@ def main():
     parser.add_argument("--binary", help="a stubd to run the documents through instead of this checkout's (an older build, for a before column)")
     parser.add_argument("--document", action="append", default=[], metavar="TITLE=PATH",
                         help="one more OpenAPI document, outside the corpus (fetched by hand)")
+    parser.add_argument("--all-keys", action="store_true", help="import with --all-keys: every property of a made body filled, so the body pass sees them all")
+    parser.add_argument("--bodies", action="store_true", help="list each invalid body and undocumented Content-Type of the body pass")
     args = parser.parse_args()
+    if args.all_keys:
+        IMPORT_OPTIONS.append("--all-keys")
     # Under CI a corpus missing from a ../shared that is there is a broken set-up and fails; a
     # clone with no ../shared at all is a supported layout, which says it ran nothing.
     ci = os.environ.get("CI", "").lower() == "true" and os.path.isdir(os.path.dirname(os.path.abspath(args.corpus)))
@@ -179,8 +217,8 @@ def main():
         print(f"conformance: {relative} is not in {args.corpus}{UNDER_CI if ci else '; left out'}", file=sys.stderr)
     if absent and ci:
         return 1
-    binary, runner = build(args.config)
-    binary = args.binary or binary
+    # A given binary is run as it is: nothing is built (the suite needs this checkout's runner).
+    binary, runner = (args.binary, None) if args.binary else build(args.config)
     if os.path.isdir(suite) and not args.binary:
         print("## JSON Schema Test Suite\n")
         sys.stdout.flush()
@@ -188,13 +226,28 @@ def main():
     documents = [(t, r) for t, r in DOCUMENTS + oai_examples(args.corpus) if os.path.exists(os.path.join(args.corpus, r))]
     # An absolute path is kept as it is by os.path.join.
     documents += [tuple(item.split("=", 1)) for item in args.document]
+    # The body pass needs openapi-schema-validator; .ci/run installs it, so under CI its absence fails.
+    if not openapi_bodies.available():
+        print(f"conformance: body pass not run: openapi-schema-validator does not import ({openapi_bodies.MISSING}); "
+              "pip install openapi-schema-validator" + (" under CI=true, where .ci/run installs it" if ci else ""),
+              file=sys.stderr)
+        if ci:
+            return 1
+    body_rows = [] if openapi_bodies.available() else None
+    problems = []
     scratch = tempfile.mkdtemp(prefix="stubd-conformance-")
     try:
-        rows = [document_row(binary, args.corpus, title, relative, scratch) for title, relative in documents]
+        rows = [document_row(binary, args.corpus, title, relative, scratch, body_rows, problems) for title, relative in documents]
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print("## OpenAPI documents\n")
     print_table(rows)
+    if body_rows is not None:
+        print("\n## Served bodies against the document (openapi-schema-validator)\n")
+        print_table(body_rows)
+        if args.bodies and problems:
+            print()
+            print("\n".join(problems))
     return 0
 
 

@@ -57,6 +57,27 @@ package final class ContractChecker: RequestContract {
         return found
     }
 
+    /// 415, 422 or 400 as `ContractViolation.status(of:)` picks, when the operation documents
+    /// it (or a `4XX` or `default` response covers it); else the first of 400 and 422 it does
+    /// document, so that a client checking statuses against the document (Schemathesis's
+    /// status_code_conformance) meets one it knows: Nakadi's `POST /event-types` documents 422
+    /// and no 400. An operation that documents neither gets the plain choice.
+    package func refusalStatus(_ violations: [ContractViolation], route: Route) -> Int {
+        let status = ContractViolation.status(of: violations)
+        guard let operation = checks.operation(for: route)?.operation else { return status }
+        let documented = Set(operation.responses.map { $0.status.uppercased() })
+        if documented.contains(String(status)) || documented.contains("4XX") || documented.contains("DEFAULT") { return status }
+        return [400, 422].first { documented.contains(String($0)) } ?? status
+    }
+
+    /// The JSON type the operation documents for `status` when it is not plain JSON
+    /// (`application/problem+json`, Nakadi's `application/x-json-stream`), so that the refusal
+    /// is sent as the document says that answer comes; nil for plain JSON or none.
+    package func refusalMediaType(_ status: Int, route: Route) -> String? {
+        guard let operation = checks.operation(for: route)?.operation, let type = document.response(operation, status: status)?.mediaType else { return nil }
+        return MediaBody.header(for: type, fileExtension: "json")
+    }
+
     /// A path, query or header value as the schema's type: integers, numbers and booleans parsed,
     /// arrays split on commas; anything that does not parse stays a string (and fails the type).
     static func typed(_ text: String, schema: JSONValue) -> JSONValue {

@@ -55,10 +55,21 @@ extension OperationReader {
         return (types.map { OpenAPIDocument.RequestBody(mediaType: $0, schema: schema) }, !required.isEmpty)
     }
 
-    /// A response's `schema` and `examples` (keyed by media type).
+    /// A response's `schema` and `examples` (keyed by media type). When `produces` has no JSON
+    /// type, the body is of its first type: a JSON stream (`application/x-json-stream`, Nakadi's
+    /// events) is written from the schema as JSON, sent with that type; anything else (`image/png`,
+    /// `application/octet-stream`) as a body of its type, as for an OpenAPI 3 response.
     func swaggerResponse(_ status: String, _ response: JSONValue, op: JSONValue, pointer: String) -> OpenAPIDocument.Response {
         let produces = mediaTypes("produces", of: op)
         let json = produces.first { OpenAPIDocument.BodyKind(mediaType: $0) == .json }
+            ?? produces.first { MediaBody.base($0).contains("json") }
+        if json == nil, let other = produces.first, response["schema"] != nil || response["examples"] != nil {
+            var read = OpenAPIDocument.Response(status: status, description: response["description"]?.scalarText ?? "", mediaType: nil,
+                                                schema: nil, examples: [])
+            read.otherMediaType = other
+            if case .string(let text)? = response["examples"]?[other] { read.otherExample = text }
+            return read
+        }
         var examples: [OpenAPIDocument.Example] = []
         if case .object(let byType)? = response["examples"] {
             for (type, value) in byType where OpenAPIDocument.BodyKind(mediaType: type) == .json {

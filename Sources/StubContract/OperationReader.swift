@@ -21,7 +21,10 @@ struct OperationReader {
         var result: [OpenAPIDocument.Operation] = []
         for (key, rawItem) in paths {
             guard let item = OpenAPIDocument.deref(rawItem, files: files) else { continue }
-            let (path, query, fragment) = OperationReader.split(key)
+            var (path, query, fragment) = OperationReader.split(key)
+            // A key without its leading `/` (pagoPA's notification API writes
+            // `delivery/notifications/received/{iun}`) is read as the path it can only mean.
+            if !path.hasPrefix("/") { path = "/" + path }
             let shared = parameters(item["parameters"])
             for method in OperationReader.methods {
                 guard let raw = item[method], let op = OpenAPIDocument.deref(raw, files: files), case .object = op else { continue }

@@ -70,6 +70,10 @@ struct RouteFileBuilder {
         if status >= 400, envelope.template != nil, envelope.matches(response.schema) {
             let message = response.description.isEmpty ? HTTPStatusText.reason(status) : response.description
             variant.append(("error", .object([("title", .string(HTTPStatusText.reason(status))), ("message", .string(message))])))
+            // The envelope is sent as the documented type (`application/problem+json`), not as plain JSON.
+            if let type = response.mediaType, let header = MediaBody.header(for: type, fileExtension: "json") {
+                variant.append(("headers", .object([("Content-Type", .string(header))])))
+            }
         } else if response.schema != nil || response.example != nil {
             // A body that would break its own schema is not written: the response is left
             // out and said so, the operation's other responses are written.

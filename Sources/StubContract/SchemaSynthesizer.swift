@@ -101,6 +101,8 @@ final class SchemaSynthesizer {
         switch type {
         case "string": return .string(string(flat, variant: variant))
         case "integer": return .number(integer(flat, variant: variant))
+        // A number of an integer format (Nakadi's `distance: {type: number, format: int64}`) is a whole one.
+        case "number" where ["int32", "int64"].contains(flat["format"]?.scalarText ?? ""): return .number(integer(flat, variant: variant))
         case "number": return number(flat, variant: variant)
         case "boolean": return .bool(variant % 2 == 0)
         case "null": return .null

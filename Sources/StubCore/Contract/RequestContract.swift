@@ -43,4 +43,18 @@ package protocol RequestContract: Sendable {
     /// Looks up the operation of each route once, before serving; returns warnings for people
     /// (routes the contract does not describe).
     func prepare(_ routes: [Route]) -> [String]
+    /// The status an enforced refusal of `violations` on `route` gets.
+    func refusalStatus(_ violations: [ContractViolation], route: Route) -> Int
+    /// The `Content-Type` a refusal with `status` on `route` is sent as, when not plain JSON.
+    func refusalMediaType(_ status: Int, route: Route) -> String?
+}
+
+extension RequestContract {
+    /// `ContractViolation.status(of:)`, for a contract that knows no statuses of its own.
+    package func refusalStatus(_ violations: [ContractViolation], route: Route) -> Int {
+        ContractViolation.status(of: violations)
+    }
+
+    /// nil: plain JSON, for a contract that knows no media types of its own.
+    package func refusalMediaType(_ status: Int, route: Route) -> String? { nil }
 }

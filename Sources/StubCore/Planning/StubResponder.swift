@@ -91,8 +91,10 @@ package final class StubResponder: Sendable {
         guard !violations.isEmpty else { return }
         control.countContractViolation()
         guard contract.enforces else { return }
-        let status = ContractViolation.status(of: violations)
-        plan.response = .reply(StubResponder.contractReply(status, violations, route: route))
+        let status = contract.refusalStatus(violations, route: route)
+        var reply = StubResponder.contractReply(status, violations, route: route)
+        if let type = contract.refusalMediaType(status, route: route) { reply.headers.set("Content-Type", type) }
+        plan.response = .reply(reply)
         plan.status = status
         plan.fault = nil
         plan.delayMs = 0
