@@ -10,7 +10,7 @@ import StubSchema
 package final class ContractChecker: RequestContract {
     let document: OpenAPIDocument
     package let enforces: Bool
-    private let checks: CompiledChecks
+    let checks: CompiledChecks
 
     /// A checker for `document`; `enforces` answers violations with 400 or 422.
     package init(document: OpenAPIDocument, enforces: Bool) {

@@ -42,6 +42,41 @@ import Testing
             "200": { description: ok, schema: { type: object, properties: { iun: { type: string } } } }
     """
 
+    /// Two operations answer errors in `{"error": Error}`, the service's envelope; `createRun`
+    /// documents its 400 as a bare `Error`, as OpenAI's `POST /evals/{eval_id}/runs` does.
+    static let bareError = """
+    openapi: 3.0.3
+    info: { title: Bare, version: "1" }
+    paths:
+      /models:
+        get:
+          operationId: listModels
+          responses:
+            "200": { description: ok, content: { application/json: { schema: { type: object } } } }
+            "400": { description: bad, content: { application/json: { schema: { $ref: "#/components/schemas/ErrorResponse" } } } }
+      /files:
+        get:
+          operationId: listFiles
+          responses:
+            "200": { description: ok, content: { application/json: { schema: { type: object } } } }
+            "400": { description: bad, content: { application/json: { schema: { $ref: "#/components/schemas/ErrorResponse" } } } }
+      /runs:
+        post:
+          operationId: createRun
+          parameters: [{ name: limit, in: query, required: true, schema: { type: integer } }]
+          responses:
+            "201": { description: made, content: { application/json: { schema: { type: object } } } }
+            "400": { description: bad, content: { application/json: { schema: { $ref: "#/components/schemas/Error" } } } }
+    components:
+      schemas:
+        Error:
+          type: object
+          required: [message, type]
+          additionalProperties: false
+          properties: { message: { type: string }, type: { type: string, enum: [invalid_request_error] } }
+        ErrorResponse: { type: object, required: [error], properties: { error: { $ref: "#/components/schemas/Error" } } }
+    """
+
     static let problems = """
     openapi: 3.0.3
     info: { title: Problems, version: "1" }
@@ -139,6 +174,20 @@ import Testing
             #expect(refused.header("Content-Type") == "application/problem+json")
             let served = try await HTTPClient.fetch(server.url("/things/1"))
             #expect(served.status == 200)
+        }
+    }
+
+    @Test func anEnforcedRefusalFitsTheBodyItsStatusDocumentsWhereTheEnvelopeDoesNot() async throws {
+        let (root, spec, _) = try Self.imported(Self.bareError)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await withServer(stubs: root.appendingPathComponent("Stubs"), configure: { $0.check(against: URL(fileURLWithPath: spec), enforces: true) }) { server in
+            // createRun's 400 is a bare Error: the refusal is one, with the problem in its message.
+            let bare = try await HTTPClient.fetch(server.url("/runs"), method: "POST")
+            #expect(bare.status == 400)
+            let body = try JSONParser.parse([UInt8](bare.body))
+            #expect(body["type"]?.scalarText == "invalid_request_error")
+            #expect(body["message"]?.scalarText?.contains("$.query.limit") == true, "\(body)")
+            #expect(body["error"] == nil)
         }
     }
 }

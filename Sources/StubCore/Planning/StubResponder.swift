@@ -93,6 +93,9 @@ package final class StubResponder: Sendable {
         guard contract.enforces else { return }
         let status = contract.refusalStatus(violations, route: route)
         var reply = StubResponder.contractReply(status, violations, route: route)
+        if let body = contract.refusalBody(status, route: route, refusal: reply.body, message: StubResponder.contractMessage(violations)) {
+            reply = Reply.json(status, body, headers: [HTTPHeader("X-Stubd-Contract", "violated")])
+        }
         if let type = contract.refusalMediaType(status, route: route) { reply.headers.set("Content-Type", type) }
         plan.response = .reply(reply)
         plan.status = status
@@ -111,10 +114,15 @@ package final class StubResponder: Sendable {
                 ("problems", .array(violations.map { .object([("where", .string($0.location)), ("problem", .string($0.problem))]) })),
             ])
         }
-        let message = violations.map { "\($0.location): \($0.problem)" }.joined(separator: "; ")
+        let message = contractMessage(violations)
         let codes = [415: "unsupported_media_type", 422: "unprocessable_entity"]
         let values = ["title": HTTPStatusText.reason(status), "message": message, "code": codes[status] ?? "bad_request"]
         return Reply.json(status, envelope.render(values, status: status), headers: [HTTPHeader("X-Stubd-Contract", "violated")])
+    }
+
+    /// The problems of a refused request joined into one message.
+    static func contractMessage(_ violations: [ContractViolation]) -> String {
+        violations.map { "\($0.location): \($0.problem)" }.joined(separator: "; ")
     }
 
     /// False for most paths, by their second byte: only `/_…` can be the admin API or a session.
