@@ -87,6 +87,9 @@ extension StubdClient {
         public let session: String?
         /// `http` or `https`.
         public let scheme: String?
+        /// The HTTP version the request came in: `HTTP/1.0`, `HTTP/1.1` or `HTTP/2`; nil from a
+        /// stubd that does not say.
+        public let httpVersion: String?
         /// True when the answer came from the `--proxy-unmatched` upstream.
         public let proxied: Bool
         /// How the request broke the OpenAPI contract (`serve --openapi`); nil when not checked.
@@ -103,7 +106,7 @@ extension StubdClient {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, method, path, query, headers, body, route, operation, variant, status, session, scheme, proxied, contract, eventsSent
+            case id, method, path, query, headers, body, route, operation, variant, status, session, scheme, httpVersion, proxied, contract, eventsSent
         }
 
         /// Reads an entry; a query value is a string, or an array where the name repeated.
@@ -120,6 +123,7 @@ extension StubdClient {
             status = try c.decode(Int.self, forKey: .status)
             session = try c.decodeIfPresent(String.self, forKey: .session)
             scheme = try c.decodeIfPresent(String.self, forKey: .scheme)
+            httpVersion = try c.decodeIfPresent(String.self, forKey: .httpVersion)
             proxied = try c.decodeIfPresent(Bool.self, forKey: .proxied) ?? false
             contract = try c.decodeIfPresent([ContractProblem].self, forKey: .contract)
             eventsSent = try c.decodeIfPresent(Int.self, forKey: .eventsSent)

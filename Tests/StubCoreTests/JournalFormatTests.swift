@@ -31,12 +31,12 @@ import Testing
         let bytes = JournalEntryWriter.bytes(record, id: 7, replica: "r2")
         let json = try JSONParser.parse(bytes)
         guard case .object(let members) = json else { Issue.record("not an object"); return }
-        #expect(members.map(\.key) == ["id", "time", "method", "scheme", "path", "query", "pathParameters", "headers", "body", "bodyEncoding",
+        #expect(members.map(\.key) == ["id", "time", "method", "scheme", "httpVersion", "path", "query", "pathParameters", "headers", "body", "bodyEncoding",
                                        "bodyBytes", "bodyTruncated", "route", "operation", "variant", "status", "delayMs", "elapsedMs", "fault",
                                        "proxied", "contract", "eventsSent", "clientGone", "session", "selection", "nearMisses", "replica"])
         #expect(json["id"]?.numberValue == 7)
         #expect(json["time"] == .string("2027-01-01T00:01:46.500Z"))
-        #expect(json["scheme"] == .string("https"))
+        #expect(json["scheme"] == .string("https") && json["httpVersion"] == .string("HTTP/1.1"))
         #expect(json["query"] == .object([("tag", .array([.string("a"), .string("b")])), ("q", .string("x\"y"))]))
         #expect(json["headers"] == .object([("X-A", .string("1")), ("Content-Type", .string("application/octet-stream"))]))
         #expect(json["body"] == .string("/wAQ") && json["bodyEncoding"] == .string("base64"))

@@ -30,6 +30,15 @@ import StubTestSupport
         #expect(json.contains(#""operation":"GetUser","variables":"{\"id\":\"1\"}""#), "\(json)")
     }
 
+    @Test func aLineNamesTheHTTPVersionWhenItIsNotHTTP11() throws {
+        var r = record(1)
+        #expect(AccessLogLine.format(r, as: .text) == "GET /items/1?page=2 200 app/items [200] 0.3 ms\n")
+        #expect(AccessLogLine.format(r, as: .json)?.contains("httpVersion") == false)
+        r.httpVersion = .http10
+        #expect(AccessLogLine.format(r, as: .text) == "GET /items/1?page=2 HTTP/1.0 200 app/items [200] 0.3 ms\n")
+        #expect(AccessLogLine.format(r, as: .json)?.contains(#""httpVersion":"HTTP/1.0""#) == true)
+    }
+
     @Test func aQuietServersLineIsWrittenWithoutWaitingForMore() throws {
         try withLogFile { fd, url in
             let log = try AccessLog(format: .text, fd: fd)

@@ -20,6 +20,7 @@ enum JournalEntryWriter {
         w.key("time"); w.time(r.receivedAt)
         w.key("method"); w.string(request.method)
         w.key("scheme"); w.string(request.scheme.rawValue)
+        w.key("httpVersion"); w.string(r.httpVersion.rawValue)
         w.key("path"); w.string(request.path)
         w.key("query"); w.value(AdminAPI.queryJSON(request.query))
         w.key("pathParameters"); w.pairs(r.pathParameters.map { ($0.name, $0.value) })

@@ -27,6 +27,8 @@ public struct RequestRecord: Sendable {
         var clientGone: Bool
         /// When the request arrived.
         var receivedAt: Date
+        /// The HTTP version it came in.
+        var httpVersion: HTTPVersion = .http11
     }
 
     private var kept: Kept
@@ -185,6 +187,11 @@ public struct RequestRecord: Sendable {
     public var receivedAt: Date {
         get { outcome.receivedAt }
         set { outcome.receivedAt = newValue }
+    }
+    /// The HTTP version the request came in.
+    public var httpVersion: HTTPVersion {
+        get { outcome.httpVersion }
+        set { outcome.httpVersion = newValue }
     }
 
     /// Makes a record.

@@ -156,7 +156,8 @@ package final class StubResponder: Sendable {
         guard keepsRecord(of: plan) else { return }
         let journals = plan.journaled && control.keepsJournal
         let outcome = RequestRecord.Outcome(status: status, fault: fault, elapsedMs: elapsedMs, bodyBytes: bodyBytes, stream: stream,
-                                            clientGone: clientGone, receivedAt: WallClock.date(atMonotonic: arrivedNs ?? MonotonicClock.now()))
+                                            clientGone: clientGone, receivedAt: WallClock.date(atMonotonic: arrivedNs ?? MonotonicClock.now()),
+                                            httpVersion: request.httpVersion)
         let record: RequestRecord
         if let packed = request.packedCopy {
             // The copy made before planning is the record's: nothing is decoded or copied again.

@@ -36,6 +36,8 @@ extension RequestHead {
     package var packedCopy: PackedRequest? { nil }
     /// HTTP/1.1 unless the transport says otherwise.
     package var isHTTP10: Bool { false }
+    /// The version the request came in, for its record.
+    package var httpVersion: HTTPVersion { isHTTP10 ? .http10 : .http11 }
 }
 
 extension RequestHead {

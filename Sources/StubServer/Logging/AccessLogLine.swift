@@ -15,7 +15,8 @@ enum AccessLogLine {
             let target = r.proxied ? "proxied" : r.routeID.map { "\($0) [\(r.variant ?? "-")]" } ?? "-"
             let operation = r.operation.map { " operation:\($0)\(AccessLogLine.variables(r, request).map { " variables:\($0)" } ?? "")" } ?? ""
             let contract = r.contract.map { $0.isEmpty ? "" : " contract:\($0.count)" } ?? ""
-            return "\(request.method) \(request.path)\(query) \(outcome) \(target)\(operation) \(ms) ms\(contract)\n"
+            let version = r.httpVersion == .http11 ? "" : " " + r.httpVersion.rawValue
+            return "\(request.method) \(request.path)\(query)\(version) \(outcome) \(target)\(operation) \(ms) ms\(contract)\n"
         case .json:
             var members: [(key: String, value: JSONValue)] = [
                 ("method", .string(request.method)), ("path", .string(request.path + query)),
@@ -33,6 +34,8 @@ enum AccessLogLine {
             }
             if r.delayMs > 0 { members.append(("delayMs", .number(Double(r.delayMs)))) }
             if request.scheme == .https { members.append(("scheme", .string(request.scheme.rawValue))) }
+            // Like the scheme, the version is named when it is not the usual one.
+            if r.httpVersion != .http11 { members.append(("httpVersion", .string(r.httpVersion.rawValue))) }
             return JSONValue.object(members).serialized() + "\n"
         case .off:
             return nil
