@@ -1,4 +1,4 @@
-#if canImport(Testing)
+#if canImport(Testing) && compiler(>=6.1)  // TestScoping came with Swift 6.1's Testing
 import Foundation
 import StubServer
 import StubdClient

@@ -1,4 +1,4 @@
-#if canImport(Testing)
+#if canImport(Testing) && compiler(>=6.1)  // TestScoping came with Swift 6.1's Testing
 import Foundation
 import StubServer
 import StubdClient
@@ -41,10 +41,10 @@ public struct StubServerTrait: SuiteTrait, TestTrait, TestScoping {
     /// A suite's trait applies to each of its tests too: that is where the sessions are made.
     public var isRecursive: Bool { true }
 
-    /// The suite's scope starts the server; each test case's scope makes a session. The test
-    /// function itself, outside its cases, needs neither.
+    /// The suite's scope, or a test's outside its cases, starts the server (so a parameterized
+    /// test's cases share one); each test case's scope makes a session.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> StubServerTrait? {
-        test.isSuite || testCase != nil ? self : nil
+        self
     }
 
     /// Starts the server (or checks the running one) for the outermost scope that has the trait,
@@ -54,12 +54,12 @@ public struct StubServerTrait: SuiteTrait, TestTrait, TestScoping {
         if let endpoint = StubEndpoint.current {
             // An inner suite reuses the outer one's server; so does a test whose session another
             // `.stubServer` around it already made.
-            if test.isSuite || StubdTestSession.current != nil { return try await function() }
+            if test.isSuite || testCase == nil || StubdTestSession.current != nil { return try await function() }
             return try await runInSession(test, on: endpoint, function)
         }
         try await StubEndpoint.open(source) { endpoint in
             try await StubEndpoint.$current.withValue(endpoint) {
-                if test.isSuite { return try await function() }
+                if test.isSuite || testCase == nil { return try await function() }
                 try await runInSession(test, on: endpoint, function)
             }
         }

@@ -83,6 +83,17 @@ struct StubServerTraitTestTests {
         #expect(try await HelloStubs.greeting(stubs.url("/hello")) == "hi")
     }
 
+    @Test(.stubServer(files: HelloStubs.files), arguments: [1, 2, 3])
+    func theCasesOfAParameterizedTestShareItsServer(n: Int) async throws {
+        let stubs = try #require(StubdTestSession.current)
+        let server = try #require(stubs.server)
+        // Kept alive by the record, so no later server can take its identity.
+        let earlier = await ParameterizedRecord.shared.note(server, session: stubs.id)
+        #expect(earlier.servers.allSatisfy { $0 === server }, "a case got a server of its own")
+        #expect(!earlier.sessions.contains(stubs.id))
+        #expect(try await HelloStubs.greeting(stubs.url("/hello")) == "hi")
+    }
+
     @Test func outsideTheTraitThereIsNoSession() {
         #expect(StubdTestSession.current == nil)
     }
@@ -129,6 +140,22 @@ struct StubServerTraitTestTests {
         #expect(a.id.range(of: "^l-ginFails-with-x-y-[0-9a-f]{8}$", options: .regularExpression) != nil, "\(a.id)")
         #expect(a.id != b.id)
         #expect(a.baseURL.absoluteString == "http://127.0.0.1:1/__session/" + a.id)
+    }
+}
+
+/// The servers and sessions the parameterized test's cases saw.
+actor ParameterizedRecord {
+    static let shared = ParameterizedRecord()
+    private var servers: [StubServer] = []
+    private var sessions: Set<String> = []
+
+    /// Notes a case's server and session; returns those noted before it.
+    func note(_ server: StubServer, session: String) -> (servers: [StubServer], sessions: Set<String>) {
+        defer {
+            servers.append(server)
+            sessions.insert(session)
+        }
+        return (servers, sessions)
     }
 }
 
