@@ -30,6 +30,15 @@ final class CompiledChecks: @unchecked Sendable {
     /// By method and full path (a reload makes new routes for the same operations): the
     /// operation's checks, or nil when the document has no such operation.
     private var cache: [String: Operation?] = [:]
+    /// By operation and status: what a refusal is checked against and made from (`refusal`).
+    private var refusals: [String: Refusal?] = [:]
+
+    /// The schema an operation documents for a status, compiled, and a value made from it that
+    /// fits it (nil when none could be made): what an enforced refusal must fit.
+    struct Refusal: Sendable {
+        let schema: CompiledSchema
+        let made: JSONValue?
+    }
 
     init(document: OpenAPIDocument) {
         self.document = document
@@ -47,6 +56,20 @@ final class CompiledChecks: @unchecked Sendable {
             if let known = cache[key] { return known }
             let made = document.operation(method: route.method, fullPath: route.fullPath).map(compile)
             cache[key] = made
+            return made
+        }
+    }
+
+    /// The `Refusal` for `status` on `operation`, made once; nil when the status documents no schema.
+    func refusal(for operation: OpenAPIDocument.Operation, status: Int) -> Refusal? {
+        let key = "\(operation.pointer) \(status)"
+        return lock.withLock {
+            if let known = refusals[key] { return known }
+            let made: Refusal? = document.response(operation, status: status)?.schema.map { schema in
+                let value = SchemaSynthesizer(document: document, allKeys: false, compiler: compiler).fittingValue(schema)
+                return Refusal(schema: compiler.compile(schema), made: value.problem == nil ? value.value : nil)
+            }
+            refusals[key] = made
             return made
         }
     }

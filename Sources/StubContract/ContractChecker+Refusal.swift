@@ -9,15 +9,14 @@ extension ContractChecker {
     /// fail on the refusal. The new body is made from that schema, with the problems in its
     /// `message` string (at the top or one object down) where it has one. nil keeps the body:
     /// it fits, nothing is documented, or no value could be made that fits.
-    package func refusalBody(_ status: Int, route: Route, refusal: [UInt8], message: String) -> JSONValue? {
+    /// The schema is compiled and the value made once per operation and status (`CompiledChecks`):
+    /// under a fuzzer nearly every request is a refusal.
+    package func refusalBody(_ status: Int, route: Route, refusal: JSONValue, message: String) -> JSONValue? {
         guard let operation = checks.operation(for: route)?.operation,
-              let schema = document.response(operation, status: status)?.schema else { return nil }
-        let synthesizer = SchemaSynthesizer(document: document, allKeys: false)
-        if let made = try? JSONParser.parse(refusal), synthesizer.fits(made, schema) { return nil }
-        let made = synthesizer.fittingValue(schema)
-        guard made.problem == nil else { return nil }
-        let told = ContractChecker.withMessage(message, in: made.value)
-        return synthesizer.fits(told, schema) ? told : made.value
+              let documented = checks.refusal(for: operation, status: status),
+              !documented.schema.isValid(refusal, budget: .request), let made = documented.made else { return nil }
+        let told = ContractChecker.withMessage(message, in: made)
+        return documented.schema.isValid(told, budget: .request) ? told : made
     }
 
     /// `value` with `message` as its `message` member, or as that of the first object member

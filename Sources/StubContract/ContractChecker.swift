@@ -65,9 +65,8 @@ package final class ContractChecker: RequestContract {
     package func refusalStatus(_ violations: [ContractViolation], route: Route) -> Int {
         let status = ContractViolation.status(of: violations)
         guard let operation = checks.operation(for: route)?.operation else { return status }
-        let documented = Set(operation.responses.map { $0.status.uppercased() })
-        if documented.contains(String(status)) || documented.contains("4XX") || documented.contains("DEFAULT") { return status }
-        return [400, 422].first { documented.contains(String($0)) } ?? status
+        if document.response(operation, status: status) != nil { return status }
+        return [400, 422].first { choice in operation.responses.contains { $0.status == String(choice) } } ?? status
     }
 
     /// The JSON type the operation documents for `status` when it is not plain JSON

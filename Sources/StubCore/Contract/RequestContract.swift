@@ -47,9 +47,9 @@ package protocol RequestContract: Sendable {
     func refusalStatus(_ violations: [ContractViolation], route: Route) -> Int
     /// The `Content-Type` a refusal with `status` on `route` is sent as, when not plain JSON.
     func refusalMediaType(_ status: Int, route: Route) -> String?
-    /// Another body for a refusal whose body (`refusal`, JSON) does not fit what the contract
+    /// Another body for a refusal whose body (`refusal`) does not fit what the contract
     /// documents for `status` on `route`; nil keeps it. `message` is the problems in one line.
-    func refusalBody(_ status: Int, route: Route, refusal: [UInt8], message: String) -> JSONValue?
+    func refusalBody(_ status: Int, route: Route, refusal: JSONValue, message: String) -> JSONValue?
 }
 
 extension RequestContract {
@@ -62,5 +62,5 @@ extension RequestContract {
     package func refusalMediaType(_ status: Int, route: Route) -> String? { nil }
 
     /// nil: the refusal as made, for a contract that documents no bodies.
-    package func refusalBody(_ status: Int, route: Route, refusal: [UInt8], message: String) -> JSONValue? { nil }
+    package func refusalBody(_ status: Int, route: Route, refusal: JSONValue, message: String) -> JSONValue? { nil }
 }

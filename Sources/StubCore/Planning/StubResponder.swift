@@ -92,10 +92,11 @@ package final class StubResponder: Sendable {
         control.countContractViolation()
         guard contract.enforces else { return }
         let status = contract.refusalStatus(violations, route: route)
-        var reply = StubResponder.contractReply(status, violations, route: route)
-        if let body = contract.refusalBody(status, route: route, refusal: reply.body, message: StubResponder.contractMessage(violations)) {
-            reply = Reply.json(status, body, headers: [HTTPHeader("X-Stubd-Contract", "violated")])
-        }
+        let message = StubResponder.contractMessage(violations)
+        let made = StubResponder.contractBody(status, violations, message: message, route: route)
+        let fitted = contract.refusalBody(status, route: route, refusal: made.body, message: message)
+        let marked = made.enveloped || fitted != nil
+        var reply = Reply.json(status, fitted ?? made.body, headers: marked ? [HTTPHeader("X-Stubd-Contract", "violated")] : [])
         if let type = contract.refusalMediaType(status, route: route) { reply.headers.set("Content-Type", type) }
         plan.response = .reply(reply)
         plan.status = status
@@ -107,17 +108,18 @@ package final class StubResponder: Sendable {
     /// A refused request's answer: in the service's error envelope when it has one, so the app's
     /// error decoder reads it as any other API error (the problems joined into its message), else
     /// stubd's JSON with each problem apart.
-    static func contractReply(_ status: Int, _ violations: [ContractViolation], route: Route) -> Reply {
+    /// `enveloped` is true for the envelope's form.
+    static func contractBody(_ status: Int, _ violations: [ContractViolation], message: String,
+                             route: Route) -> (body: JSONValue, enveloped: Bool) {
         guard let envelope = route.errorEnvelope else {
-            return Reply.error(status, "request does not match the API contract", [
-                ("route", .string(route.id)),
-                ("problems", .array(violations.map { .object([("where", .string($0.location)), ("problem", .string($0.problem))]) })),
-            ])
+            return (.object([("error", .string("request does not match the API contract")),
+                             ("route", .string(route.id)),
+                             ("problems", .array(violations.map { .object([("where", .string($0.location)), ("problem", .string($0.problem))]) }))]),
+                    false)
         }
-        let message = contractMessage(violations)
         let codes = [415: "unsupported_media_type", 422: "unprocessable_entity"]
         let values = ["title": HTTPStatusText.reason(status), "message": message, "code": codes[status] ?? "bad_request"]
-        return Reply.json(status, envelope.render(values, status: status), headers: [HTTPHeader("X-Stubd-Contract", "violated")])
+        return (envelope.render(values, status: status), true)
     }
 
     /// The problems of a refused request joined into one message.
