@@ -36,7 +36,7 @@ struct GraphQLArgumentCheck {
             var ignored: [Usage] = []
             checkDirectives(fragment.directives, report: true, usages: &ignored)
             var visited: Set = [fragment.name]
-            walk(fragment.selections, on: composite(fragment.typeCondition), report: true, usages: &ignored, visited: &visited, depth: 1)
+            walk(fragment.selections, on: schema.compositeName(fragment.typeCondition) ?? "", report: true, usages: &ignored, visited: &visited, depth: 1)
         }
         // What the walks found before they stopped is not the whole story.
         if let tooDeep { problems = [tooDeep] }
@@ -74,7 +74,7 @@ struct GraphQLArgumentCheck {
         checkDirectives(operation.directives, report: true, usages: &usages)
         // Without a root type the fields are unknown, but the variables they use are used.
         var visited: Set<String> = []
-        walk(operation.selections, on: composite(schema.root(operation.kind)?.name), report: true, usages: &usages, visited: &visited, depth: 1)
+        walk(operation.selections, on: schema.compositeName(schema.root(operation.kind)?.name) ?? "", report: true, usages: &usages, visited: &visited, depth: 1)
         var used: Set<String> = []
         for usage in usages {
             used.insert(usage.name)
@@ -127,27 +127,22 @@ struct GraphQLArgumentCheck {
                                unknown: "field '\(typeName).\(field.name)'", required: "\(field.name.hasPrefix("__") ? "<meta>" : typeName).\(field.name)",
                                line: field.line, column: field.column)
                 guard !field.selections.isEmpty, mayDescend(from: depth, field.line, field.column) else { continue }
-                walk(field.selections, on: composite(definition?.type.namedType), report: report, usages: &usages, visited: &visited, depth: depth + 1)
+                walk(field.selections, on: schema.compositeName(definition?.type.namedType) ?? "", report: report, usages: &usages, visited: &visited, depth: depth + 1)
             case .spread(let name, let line, let column, let directives, _):
                 checkDirectives(directives, report: report, usages: &usages)
                 guard !visited.contains(name), let fragment = document.fragments[name], mayDescend(from: depth, line, column) else { continue }
                 visited.insert(name)
-                walk(fragment.selections, on: composite(fragment.typeCondition), report: false, usages: &usages, visited: &visited, depth: depth + 1)
+                walk(fragment.selections, on: schema.compositeName(fragment.typeCondition) ?? "", report: false, usages: &usages, visited: &visited, depth: depth + 1)
             case .inline(let condition, let inner, let line, let column, let directives, _):
                 checkDirectives(directives, report: report, usages: &usages)
                 guard mayDescend(from: depth, line, column) else { continue }
-                walk(inner, on: condition.map(composite) ?? typeName, report: report, usages: &usages, visited: &visited, depth: depth + 1)
+                walk(inner, on: condition.map { schema.compositeName($0) ?? "" } ?? typeName, report: report, usages: &usages, visited: &visited, depth: depth + 1)
             }
         }
     }
 
     /// `name` where it is an object, interface or union; "" (no type: graphql-core checks no
     /// field's arguments below it) where it is not.
-    private func composite(_ name: String?) -> String {
-        guard let name, schema.types[name]?.isComposite == true else { return "" }
-        return name
-    }
-
     /// Whether a walk `depth` levels down may go one further, at `line:column`. The first time
     /// it may not is the document's problem, and every walk stops.
     private mutating func mayDescend(from depth: Int, _ line: Int, _ column: Int) -> Bool {

@@ -95,3 +95,12 @@ extension GraphQLSchema.TypeDefinition {
     /// An object, an interface or a union: a type with fields to select.
     var isComposite: Bool { [.object, .interface, .union].contains(kind) }
 }
+
+extension GraphQLSchema {
+    /// `name` when it names a composite type (`isComposite`), else nil: the parent type of a
+    /// selection set below it, as graphql-core's TypeInfo tracks it.
+    func compositeName(_ name: String?) -> String? {
+        guard let name, types[name]?.isComposite == true else { return nil }
+        return name
+    }
+}

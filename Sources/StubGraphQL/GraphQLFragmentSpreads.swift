@@ -17,7 +17,7 @@ struct GraphQLFragmentSpreads {
         }
         let fragments = document.fragments.values.sorted(by: { ($0.line, $0.column) < ($1.line, $1.column) })
         for fragment in fragments {
-            check(fragment.selections, parent: composite(fragment.typeCondition))
+            check(fragment.selections, parent: schema.compositeName(fragment.typeCondition))
         }
         let used = reached()
         for fragment in fragments where !used.contains(fragment.name) {
@@ -48,11 +48,6 @@ struct GraphQLFragmentSpreads {
     }
 
     /// `name` if it is an object, interface or union of the schema.
-    private func composite(_ name: String) -> String? {
-        guard let kind = schema.types[name]?.kind, [.object, .interface, .union].contains(kind) else { return nil }
-        return name
-    }
-
     /// graphql-core's `do_types_overlap`: whether some object type can be both `a` and `b`.
     func overlap(_ a: String, _ b: String) -> Bool {
         if a == b { return true }
@@ -74,11 +69,11 @@ struct GraphQLFragmentSpreads {
                 guard !field.selections.isEmpty else { continue }
                 var inner: String?
                 if let parent, let type = schema.types[parent], let definition = GraphQLBodyCheck.field(field.name, of: type, in: schema) {
-                    inner = composite(definition.type.namedType)
+                    inner = schema.compositeName(definition.type.namedType)
                 }
                 check(field.selections, parent: inner)
             case .spread(let name, let line, let column, _, _):
-                guard let parent, let fragment = document.fragments[name], let type = composite(fragment.typeCondition),
+                guard let parent, let fragment = document.fragments[name], let type = schema.compositeName(fragment.typeCondition),
                       !overlap(type, parent) else { continue }
                 add(line, column, "Fragment '\(name)' cannot be spread here as objects of type '\(parent)' can never be of type '\(type)'.")
             case .inline(let condition, let inner, let line, let column, _, _):
@@ -86,7 +81,7 @@ struct GraphQLFragmentSpreads {
                     check(inner, parent: parent)
                     continue
                 }
-                let type = composite(condition)
+                let type = schema.compositeName(condition)
                 if let parent, let type, !overlap(type, parent) {
                     add(line, column, "Fragment cannot be spread here as objects of type '\(parent)' can never be of type '\(type)'.")
                 }

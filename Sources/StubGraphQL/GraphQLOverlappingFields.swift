@@ -57,7 +57,7 @@ struct GraphQLOverlappingFields {
             visit(operation.selections, parent: schema.root(operation.kind)?.name, at: operation.selectionPlace, find: true)
         }
         for fragment in document.fragmentList {
-            visit(fragment.selections, parent: composite(fragment.typeCondition), at: fragment.selectionPlace, find: true)
+            visit(fragment.selections, parent: schema.compositeName(fragment.typeCondition), at: fragment.selectionPlace, find: true)
         }
     }
 
@@ -72,11 +72,6 @@ struct GraphQLOverlappingFields {
     }
 
     /// `name` if it is an object, interface or union of the schema.
-    func composite(_ name: String?) -> String? {
-        guard let name, schema.types[name]?.isComposite == true else { return nil }
-        return name
-    }
-
     /// The definition of `name` on `parent`, where that is an object or an interface.
     func definition(_ name: String, on parent: String?) -> GraphQLSchema.Field? {
         guard let parent, let type = schema.types[parent], [.object, .interface].contains(type.kind) else { return nil }
@@ -106,10 +101,10 @@ struct GraphQLOverlappingFields {
             switch selection {
             case .field(let field):
                 guard !field.selections.isEmpty else { continue }
-                let inner = composite(definition(field.name, on: parent)?.type.namedType)
+                let inner = schema.compositeName(definition(field.name, on: parent)?.type.namedType)
                 visit(field.selections, parent: inner, at: field.selectionPlace, find: true)
             case .inline(let condition, let inner, _, _, _, _):
-                visit(inner, parent: condition.map { composite($0) } ?? parent, at: place, find: false)
+                visit(inner, parent: condition.map { schema.compositeName($0) } ?? parent, at: place, find: false)
             case .spread: break
             }
         }

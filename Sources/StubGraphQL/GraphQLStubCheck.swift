@@ -60,6 +60,8 @@ package struct GraphQLStubCheck {
     /// Checks the schema, then the operation routes of `catalog` against it.
     package init(catalog: StubCatalog, schema: GraphQLSchema) {
         problems = GraphQLStubCheck.validate(schema).map(\.description)
+        // Made once: `validate` adds nothing to a schema that has it already, so copies nothing.
+        let introspected = schema.withIntrospection()
         for route in catalog.routes {
             guard let name = route.operation else { continue }
             let relative = "\(route.id)/\(GraphQLStubCheck.documentFile)"
@@ -68,11 +70,12 @@ package struct GraphQLStubCheck {
                 warnings.append("\(route.id)/route.json: operation \(name) has no \(GraphQLStubCheck.documentFile); its bodies are not checked")
                 continue
             }
-            check(route, operation: name, document: text, file: relative, schema: schema)
+            check(route, operation: name, document: text, file: relative, schema: schema, introspected: introspected)
         }
     }
 
-    private mutating func check(_ route: Route, operation name: String, document text: String, file: String, schema: GraphQLSchema) {
+    private mutating func check(_ route: Route, operation name: String, document text: String, file: String, schema: GraphQLSchema,
+                            introspected: GraphQLSchema) {
         let document: GraphQLOperations
         switch GraphQLOperations.parse(text, file: file) {
         case .failure(let error):
@@ -82,7 +85,7 @@ package struct GraphQLStubCheck {
         }
         // The document as a whole first, as graphql-core validates it: its problems do not
         // depend on which of its operations the route answers.
-        let documentProblems = GraphQLStubCheck.validate(document, against: schema)
+        let documentProblems = GraphQLStubCheck.validate(document, against: introspected)
         problems += documentProblems
         guard let operation = document.operations.first(where: { $0.name == name }) else {
             // Ten names at most: a hostile document may have 100,000 operations.

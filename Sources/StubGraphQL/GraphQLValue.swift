@@ -52,6 +52,9 @@ indirect enum GraphQLValue: Sendable, Equatable {
         return out + "\""
     }
 
+    /// The escapes that stand for one character: `\n`, `\"` and the rest but `\u`.
+    static let simpleEscapes: [Unicode.Scalar: Unicode.Scalar] = ["\"": "\"", "\\": "\\", "/": "/", "b": "\u{08}", "f": "\u{0C}", "n": "\n", "r": "\r", "t": "\t"]
+
     /// A string's value from its text as written: `\n`, `\"`, `\u00E9`, `\u{1F600}` and the
     /// other escapes of GraphQL's grammar read (a surrogate pair as one character).
     static func unescaped(_ text: String) -> String {
@@ -64,8 +67,7 @@ indirect enum GraphQLValue: Sendable, Equatable {
                 out.append(scalar)
                 continue
             }
-            let simple: [Unicode.Scalar: Unicode.Scalar] = ["\"": "\"", "\\": "\\", "/": "/", "b": "\u{08}", "f": "\u{0C}", "n": "\n", "r": "\r", "t": "\t"]
-            if let decoded = simple[next] {
+            if let decoded = simpleEscapes[next] {
                 out.append(decoded)
                 continue
             }
