@@ -97,6 +97,12 @@ import Testing
         let text = try String(contentsOf: file, encoding: .utf8)
         for flag in try await settingFlags() { #expect(text.contains("'\(flag)["), "\(flag) is not in the zsh script") }
         for command in try await commands() { #expect(text.contains("'\(command):"), "\(command) is not in the zsh script") }
+        // File names are offered where a command takes files, not to probe (a URL) or manpage.
+        func branch(_ command: String) -> Substring {
+            guard let start = text.range(of: "        \(command)) _arguments") else { return "" }
+            return text[start.upperBound...].prefix { $0 != ";" }
+        }
+        #expect(branch("check").contains("_files") && !branch("probe").contains("_files") && !branch("manpage").contains("_files"))
     }
 
     @Test func aShellStubdHasNoScriptForFailsWithUsage() async throws {

@@ -10,6 +10,8 @@ struct StubdSubcommand: Sendable {
     let summary: String
     /// Words that may follow the name (`init` for `tls`, `bash zsh fish` for `completions`).
     var words: [String] = []
+    /// False for a command whose arguments are options, a URL or nothing: no file names offered.
+    var takesFiles = true
     /// The command's own `--help` text.
     let usage: @Sendable () -> String
     /// Runs it with the arguments after its name; returns the exit status.
@@ -31,14 +33,14 @@ struct StubdSubcommand: Sendable {
 /// Every command, in the order `stubd help` lists them.
 enum CommandTable {
     static let all: [StubdSubcommand] = [
-        StubdSubcommand(name: "serve", synopsis: "[OPTIONS]", summary: "Serve a stub directory (default)",
+        StubdSubcommand(name: "serve", synopsis: "[OPTIONS]", summary: "Serve a stub directory (default)", takesFiles: false,
                         usage: { ServeCommand.usage }, run: ServeCommand.run),
         StubdSubcommand(name: "check", synopsis: "[DIR] [--openapi SPEC] [--graphql SCHEMA] [--strict]",
                         summary: "Validate a stub directory and print every problem",
                         usage: { CheckCommand.usage }, run: CheckCommand.run),
         StubdSubcommand(name: "routes", synopsis: "[DIR]", summary: "Print the routes of a stub directory as a table",
                         usage: { RoutesCommand.usage }, run: RoutesCommand.run),
-        StubdSubcommand(name: "probe", synopsis: "URL", summary: "GET a URL and exit 0 on a 2xx answer (container health checks)",
+        StubdSubcommand(name: "probe", synopsis: "URL", summary: "GET a URL and exit 0 on a 2xx answer (container health checks)", takesFiles: false,
                         usage: { ProbeCommand.usage }, run: ProbeCommand.run),
         StubdSubcommand(name: "tls", synopsis: "init [--tls-dir DIR] [--host NAME ...]",
                         summary: "Make a local certificate authority and a server certificate for HTTPS", words: ["init"],
@@ -51,17 +53,17 @@ enum CommandTable {
         StubdSubcommand(name: "import-pact", synopsis: "PACT.json --stubs DIR", summary: "Turn a Pact contract's interactions into stubs",
                         usage: { ImportPactCommand.usage }, run: ImportPactCommand.run),
         StubdSubcommand(name: "export-pact", synopsis: "--consumer NAME --provider NAME > pact.json",
-                        summary: "Write a running stubd's journal as a Pact contract",
+                        summary: "Write a running stubd's journal as a Pact contract", takesFiles: false,
                         usage: { ExportPactCommand.usage }, run: ExportPactCommand.run),
         StubdSubcommand(name: "import-openapi", synopsis: "SPEC --stubs DIR", summary: "Make stubs from an OpenAPI document",
                         usage: { ImportOpenAPICommand.usage }, run: ImportOpenAPICommand.run),
         StubdSubcommand(name: "record", synopsis: "--upstream URL --stubs DIR",
-                        summary: "Proxy to a real API and write what passes through as stubs",
+                        summary: "Proxy to a real API and write what passes through as stubs", takesFiles: false,
                         usage: { RecordCommand.usage }, run: RecordCommand.run),
         StubdSubcommand(name: "completions", synopsis: "bash|zsh|fish", summary: "Print the shell completion script for bash, zsh or fish",
                         words: ShellCompletion.Shell.allCases.map(\.rawValue),
                         usage: { CompletionsCommand.usage }, run: CompletionsCommand.run),
-        StubdSubcommand(name: "manpage", synopsis: "", summary: "Print the manual page stubd(1) in roff",
+        StubdSubcommand(name: "manpage", synopsis: "", summary: "Print the manual page stubd(1) in roff", takesFiles: false,
                         usage: { ManpageCommand.usage }, run: ManpageCommand.run),
     ]
 

@@ -11,9 +11,7 @@ extension ShellCompletion {
             }
             if !command.words.isEmpty {
                 specs.append(shQuoted("1:\(command.name):(\(command.words.joined(separator: " ")))"))
-            } else if command.name == "serve" || command.name == "export-pact" || command.name == "record" {
-                // These take options only.
-            } else {
+            } else if command.takesFiles {
                 specs.append(shQuoted("*:file:_files"))
             }
             return "        \(command.name)) _arguments -s \\\n            " + specs.joined(separator: " \\\n            ") + " ;;"
