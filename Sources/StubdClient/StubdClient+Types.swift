@@ -87,8 +87,8 @@ extension StubdClient {
         public let session: String?
         /// `http` or `https`.
         public let scheme: String?
-        /// The HTTP version the request came in: `HTTP/1.0`, `HTTP/1.1` or `HTTP/2`; nil from a
-        /// stubd that does not say.
+        /// The HTTP version the request came in: `HTTP/1.0` or `HTTP/1.1`; nil from a stubd that
+        /// does not say.
         public let httpVersion: String?
         /// True when the answer came from the `--proxy-unmatched` upstream.
         public let proxied: Bool

@@ -4,6 +4,4 @@ public enum HTTPVersion: String, Sendable {
     case http10 = "HTTP/1.0"
     /// `HTTP/1.1`.
     case http11 = "HTTP/1.1"
-    /// `HTTP/2`.
-    case http2 = "HTTP/2"
 }
