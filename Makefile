@@ -1,4 +1,4 @@
-# Quick Start targets: each installs libmicrohttpd-dev first when it is missing.
+# Quick Start targets: each first installs what is missing of the five libraries and the tools (scripts/install-deps.sh).
 .PHONY: run test test-mhd1 deps check routes container-test bench install deb deb-test readme-test conformance docs
 
 PREFIX ?= /usr/local

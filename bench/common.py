@@ -262,6 +262,21 @@ def write_stub_tree(root, routes, base_path="/api/v1", service="app"):
     return root
 
 
+def stub_routes(stubs):
+    """Each route of a stub tree, in order: (service, route folder name, service basePath, route.json)."""
+    for service in sorted(os.listdir(stubs)):
+        folder = os.path.join(stubs, service)
+        if service.startswith(".") or not os.path.isdir(folder):
+            continue
+        base = ""
+        if os.path.exists(os.path.join(folder, "_service.json")):
+            base = json.load(open(os.path.join(folder, "_service.json"))).get("basePath", "")
+        for route in sorted(os.listdir(folder)):
+            path = os.path.join(folder, route, "route.json")
+            if os.path.exists(path):
+                yield service, route, base, json.load(open(path))
+
+
 def route_table(n):
     """N routes, half literal (/r{i}/items) and half with a parameter (/p{i}/items/{id}): a list of
     (folder, route path, a request path below the base path that matches it, body)."""

@@ -47,7 +47,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, Daemon, print_table  # noqa: E402
+from common import ROOT, Daemon, print_table, stub_routes  # noqa: E402
 import openapi_bodies  # noqa: E402
 
 DOCUMENTS = [
@@ -99,22 +99,11 @@ def peak_rss(cmd):
 def routes_of(stubs):
     """(method, path, expected status) of each route's default variant."""
     found = []
-    for service in sorted(os.listdir(stubs)):
-        folder = os.path.join(stubs, service)
-        if service.startswith(".") or not os.path.isdir(folder):
-            continue
-        base = ""
-        if os.path.exists(os.path.join(folder, "_service.json")):
-            base = json.load(open(os.path.join(folder, "_service.json"))).get("basePath", "")
-        for route in sorted(os.listdir(folder)):
-            path = os.path.join(folder, route, "route.json")
-            if not os.path.exists(path):
-                continue
-            spec = json.load(open(path))
-            names = list(spec.get("variants", {}))
-            default = spec.get("default") or next((n for n in names if n[:1] == "2"), names[0] if names else "200")
-            status = int(re.match(r"\d+", default).group(0))
-            found.append((spec["method"], re.sub(r"\{[^}]+\}", "1", base + spec["path"]), status))
+    for _, _, base, spec in stub_routes(stubs):
+        names = list(spec.get("variants", {}))
+        default = spec.get("default") or next((n for n in names if n[:1] == "2"), names[0] if names else "200")
+        status = int(re.match(r"\d+", default).group(0))
+        found.append((spec["method"], re.sub(r"\{[^}]+\}", "1", base + spec["path"]), status))
     return found
 
 

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-from common import ROOT  # noqa: E402
+from common import ROOT, build_release  # noqa: E402
 
 # bench/graphql.py would shadow the graphql package (graphql-core): look for it elsewhere.
 sys.path = [path for path in sys.path if os.path.abspath(path or ".") != os.path.dirname(os.path.abspath(__file__))]
@@ -204,12 +204,13 @@ def run(label, schema_file, names, documents, binary, verbose=False):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--binary", default=os.path.join(ROOT, ".build/release/stubd"))
+    p.add_argument("--binary", help="the stubd to run (default: this checkout's release build, built first)")
     p.add_argument("--github")
     p.add_argument("--verbose", action="store_true", help="print the problems of the documents that agree too")
     p.add_argument("--random", type=int, metavar="N", help="also N made-up documents against a small schema of its own")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
+    a.binary = a.binary or build_release()
     files = sorted(glob.glob(os.path.join(ROOT, "docs/graphql/invalid/*.graphql")))
     names = [os.path.basename(f)[:-len(".graphql")] for f in files]
     same, total = run("docs/graphql/invalid", os.path.join(ROOT, "docs/graphql/schema.graphqls"), names, [open(f).read() for f in files], a.binary, a.verbose)

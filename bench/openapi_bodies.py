@@ -21,6 +21,8 @@ import os
 import re
 import urllib.parse
 
+from common import stub_routes
+
 try:
     import yaml
     from openapi_schema_validator import OAS30Validator, OAS31Validator, oas30_format_checker, oas31_format_checker
@@ -204,70 +206,60 @@ def check(stubs, spec, host, port, import_stderr="", spec_root=None, problems=No
     own = own_example_files(import_stderr)
     row = {"bodies": 0, "invalid": 0, "own example": 0, "types": 0, "undocumented type": 0, "unchecked": 0, "notes": ""}
     conn = http.client.HTTPConnection(host, port, timeout=30)
-    for service in sorted(os.listdir(stubs)):
+    for service, route, base, spec_route in stub_routes(stubs):
         folder = os.path.join(stubs, service)
-        if service.startswith(".") or not os.path.isdir(folder):
+        method = spec_route.get("method", "GET")
+        operation = document.operation(method, spec_route["path"]) if method.lower() in METHODS else None
+        if operation is None or method == "HEAD":
             continue
-        base = ""
-        if os.path.exists(os.path.join(folder, "_service.json")):
-            base = json.load(open(os.path.join(folder, "_service.json"))).get("basePath", "")
-        for route in sorted(os.listdir(folder)):
-            route_file = os.path.join(folder, route, "route.json")
-            if not os.path.exists(route_file):
+        url = re.sub(r"\{[^}]+\}", "1", base + spec_route["path"])
+        url = urllib.parse.quote(url, safe="/:@!$&'()*+,;=-._~%")
+        for variant in variants_of(os.path.join(folder, route), spec_route):
+            conn.request(method, url, headers={"X-Stub-Variant": variant})
+            answer = conn.getresponse()
+            body = answer.read()
+            where = f"{service}/{route}/{variant}"
+            if not body:
                 continue
-            spec_route = json.load(open(route_file))
-            method = spec_route.get("method", "GET")
-            operation = document.operation(method, spec_route["path"]) if method.lower() in METHODS else None
-            if operation is None or method == "HEAD":
-                continue
-            url = re.sub(r"\{[^}]+\}", "1", base + spec_route["path"])
-            url = urllib.parse.quote(url, safe="/:@!$&'()*+,;=-._~%")
-            for variant in variants_of(os.path.join(folder, route), spec_route):
-                conn.request(method, url, headers={"X-Stub-Variant": variant})
-                answer = conn.getresponse()
-                body = answer.read()
-                where = f"{service}/{route}/{variant}"
-                if not body:
-                    continue
-                response = document.response(operation, answer.status)
-                media_types = document.media_types(operation, response) if response else {}
-                served = answer.getheader("Content-Type", "")
-                row["types"] += 1
-                media = documented(served, media_types)
-                if media is None:
-                    row["undocumented type"] += 1
-                    if problems is not None:
-                        problems.append(f"{where}: Content-Type {served} is not documented for {method} {spec_route['path']} → {answer.status}; documented: {', '.join(media_types) or 'none'}")
-                    media = next((m for m in media_types if _is_json(m)), None)
-                    if media is None or not _is_json(served):
-                        continue
-                schema = media_types.get(media)
-                if schema is None:
-                    continue
-                try:
-                    if _is_json(served):
-                        value = _parse(body, served)
-                    elif document.at(*schema).get("type") == "string":
-                        value = body.decode("utf-8", "replace")
-                    else:
-                        row["unchecked"] += 1
-                        continue
-                    error = next(iter(sorted(document.validator(*schema).iter_errors(value), key=lambda e: e.path)), None)
-                except Exception as failure:  # a schema the validator cannot read: counted, not fatal
-                    row["unchecked"] += 1
-                    if problems is not None:
-                        problems.append(f"{where}: not checked: {type(failure).__name__}: {str(failure)[:160]}")
-                    continue
-                row["bodies"] += 1
-                if error is None:
-                    continue
-                row["invalid"] += 1
-                files = [n for n in os.listdir(os.path.join(folder, route)) if n.rsplit(".", 1)[0] == variant]
-                is_own = any(f"{service}/{route}/{n}" in own for n in files)
-                row["own example"] += is_own
+            response = document.response(operation, answer.status)
+            media_types = document.media_types(operation, response) if response else {}
+            served = answer.getheader("Content-Type", "")
+            row["types"] += 1
+            media = documented(served, media_types)
+            if media is None:
+                row["undocumented type"] += 1
                 if problems is not None:
-                    at = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-                    own_note = " (the document's own example)" if is_own else ""
-                    problems.append(f"{where}{own_note}: {at}: {error.message[:200]}")
+                    problems.append(f"{where}: Content-Type {served} is not documented for {method} {spec_route['path']} → {answer.status}; documented: {', '.join(media_types) or 'none'}")
+                media = next((m for m in media_types if _is_json(m)), None)
+                if media is None or not _is_json(served):
+                    continue
+            schema = media_types.get(media)
+            if schema is None:
+                continue
+            try:
+                if _is_json(served):
+                    value = _parse(body, served)
+                elif document.at(*schema).get("type") == "string":
+                    value = body.decode("utf-8", "replace")
+                else:
+                    row["unchecked"] += 1
+                    continue
+                error = next(iter(sorted(document.validator(*schema).iter_errors(value), key=lambda e: e.path)), None)
+            except Exception as failure:  # a schema the validator cannot read: counted, not fatal
+                row["unchecked"] += 1
+                if problems is not None:
+                    problems.append(f"{where}: not checked: {type(failure).__name__}: {str(failure)[:160]}")
+                continue
+            row["bodies"] += 1
+            if error is None:
+                continue
+            row["invalid"] += 1
+            files = [n for n in os.listdir(os.path.join(folder, route)) if n.rsplit(".", 1)[0] == variant]
+            is_own = any(f"{service}/{route}/{n}" in own for n in files)
+            row["own example"] += is_own
+            if problems is not None:
+                at = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+                own_note = " (the document's own example)" if is_own else ""
+                problems.append(f"{where}{own_note}: {at}: {error.message[:200]}")
     conn.close()
     return row

@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-100}
 scratch=(--scratch-path .build/make-test)
-flock /tmp/stubd-swift.lock swift build --package-path Examples --build-tests "${scratch[@]}" -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc 2 >/dev/null || exit 1
+flock /tmp/stubd-swift.lock swift build --package-path Examples --build-tests "${scratch[@]}" -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc "$(getconf _NPROCESSORS_ONLN)" >/dev/null || exit 1
 
 failed=0
 start=$(date +%s%N)

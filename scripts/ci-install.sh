@@ -17,6 +17,8 @@ install apt-get update -q
 # pkg-config, curl; the HTTPS tests read certificates back with certtool (gnutls-bin) and python3, and python3-pip installs the Python
 # clients below. Container test: podman and friends.
 install apt-get install -y -q make gcc libc6-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libhiredis-dev libwslay-dev pkg-config curl gnutls-bin python3 python3-pip podman runc debootstrap catatonit
+# scripts/readme-test.sh: a fresh clone (git) in a network namespace of its own (ip, from iproute2).
+install apt-get install -y -q git iproute2
 # The shell completions and the man page (ShellIntegrationTests: zsh, fish, groff), the Debian
 # package (scripts/deb-test.sh: dpkg-deb, dpkg-shlibdeps) and the Homebrew formula's syntax check (ruby -c).
 install apt-get install -y -q zsh fish groff-base dpkg-dev ruby

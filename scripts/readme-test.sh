@@ -36,6 +36,10 @@ die() { printf 'readme-test: FAIL: %s\n' "$*" >&2; exit 1; }
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=${1:-$(cd "$SCRIPT_DIR/.." && pwd)}
 
+if [[ ${README_TEST_NETNS:-1} == 1 && -z ${README_TEST_IN_NETNS:-} && $(id -u) -eq 0 && ${CI:-} == true ]] \
+   && ! { command -v unshare >/dev/null && command -v ip >/dev/null; }; then
+  die "unshare and ip (util-linux, iproute2) are needed for the README's own network under CI=true"
+fi
 if [[ ${README_TEST_NETNS:-1} == 1 && -z ${README_TEST_IN_NETNS:-} && $(id -u) -eq 0 ]] && command -v unshare >/dev/null && command -v ip >/dev/null; then
   log "running in a network namespace of its own (loopback only)"
   exec unshare --net env README_TEST_IN_NETNS=1 bash -c 'ip link set lo up && exec "$0" "$@"' "$0" "$REPO"
