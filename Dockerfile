@@ -15,7 +15,7 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 FROM ${SWIFT_IMAGE} AS build
 
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev libyaml-dev libhiredis-dev libwslay-dev ca-certificates \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev libyaml-dev libhiredis-dev libwslay-dev libnghttp2-dev ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -32,7 +32,7 @@ RUN swift build -c release --static-swift-stdlib --product stubd \
 FROM ${RUNTIME_IMAGE}
 
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libgnutls30 libyaml-0-2 libhiredis0.14 libwslay1 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libmicrohttpd12 libgnutls30 libyaml-0-2 libhiredis0.14 libwslay1 libnghttp2-14 \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 stubd \
  && useradd --system --uid 10001 --gid stubd --no-create-home \

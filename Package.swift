@@ -55,6 +55,12 @@ let package = Package(
             pkgConfig: wslayPkgConfig,
             providers: [.apt(["libwslay-dev"]), .brew(["wslay"])]
         ),
+        // HTTP/2 framing, HPACK and flow control (RFC 9113) for a server doing its own I/O.
+        .systemLibrary(
+            name: "CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]
+        ),
         .systemLibrary(name: "CSystem"),
         .target(name: "StubSystem", dependencies: ["CSystem"]),
         .target(name: "StubCore", dependencies: ["StubSystem"]),
@@ -73,8 +79,11 @@ let package = Package(
         .target(name: "StubTransport", dependencies: ["StubCore", "StubSystem", "CSystem"]),
         // WebSocket conversations on upgraded sockets: wslay's framing, one polling thread for all.
         .target(name: "StubWebSocket", dependencies: ["StubCore", "StubSystem", "CWslay", "CSystem"]),
+        // HTTP/2 on the HTTPS port: the front that reads each ClientHello's ALPN, GnuTLS and
+        // nghttp2 on one thread for clients offering h2. No libmicrohttpd here.
+        .target(name: "StubHTTP2", dependencies: ["StubCore", "StubSystem", "StubTransport", "CNGHTTP2", "CGnuTLS", "CSystem"]),
         // The libmicrohttpd adapter and the server that assembles the rest.
-        .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubTransport", "StubWebSocket", "StubDashboard", "CMicroHTTPD", "CSystem"]),
+        .target(name: "StubServer", dependencies: ["StubCore", "StubSystem", "StubTransport", "StubWebSocket", "StubHTTP2", "StubDashboard", "CMicroHTTPD", "CSystem"]),
         .target(name: "StubTesting", dependencies: ["StubServer", "StubSystem", "StubdClient"]),
         // Replicas sharing control state through Valkey or Redis (`serve --state`).
         .target(name: "StubFleet", dependencies: ["StubCore", "StubSystem", "CHiredis", "CGnuTLS"]),
@@ -100,6 +109,7 @@ let package = Package(
         .testTarget(name: "StubGraphQLTests", dependencies: ["StubGraphQL", "StubServer", "StubCore", "StubTesting", "StubTestSupport"]),
         // The `.stubServer` trait, the XCTest helper and per-test sessions.
         .testTarget(name: "StubTestingTests", dependencies: ["StubTesting", "StubServer", "StubdClient"]),
+        .testTarget(name: "StubHTTP2Tests", dependencies: ["StubHTTP2", "StubServer", "StubCore", "StubTransport", "StubTesting", "StubdClient", "StubTestSupport"]),
         .testTarget(name: "StubWebSocketTests", dependencies: ["StubWebSocket", "StubServer", "StubTesting", "StubdClient", "StubTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

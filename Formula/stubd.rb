@@ -1,5 +1,5 @@
 # Homebrew formula for a tap: builds stubd from source with the Swift of Xcode 16 or later, against
-# Homebrew's libmicrohttpd (the 1.0 series), GnuTLS, libyaml, hiredis and wslay, and installs the
+# Homebrew's libmicrohttpd (the 1.0 series), GnuTLS, libyaml, hiredis, wslay and libnghttp2, and installs the
 # man page and the bash, zsh and fish completions the built binary prints, so they match it.
 #
 # The release's url and sha256 go here when a version is tagged. CI installs the commit under test
@@ -17,6 +17,7 @@ class Stubd < Formula
   depends_on "gnutls"
   depends_on "hiredis"
   depends_on "libmicrohttpd"
+  depends_on "libnghttp2"
   depends_on "libyaml"
   depends_on macos: :sonoma
   depends_on "wslay"

@@ -13,10 +13,12 @@ install() {
 
 if [[ ${1:-} != --pip ]]; then
 install apt-get update -q
-# Build and test: libmicrohttpd-dev, libgnutls28-dev, libyaml-dev (OpenAPI documents in YAML), libhiredis-dev (the fleet's store), libwslay-dev (WebSocket framing),
+# Build and test: libmicrohttpd-dev, libgnutls28-dev, libyaml-dev (OpenAPI documents in YAML), libhiredis-dev (the fleet's store), libwslay-dev (WebSocket framing), libnghttp2-dev (HTTP/2),
 # pkg-config, curl; the HTTPS tests read certificates back with certtool (gnutls-bin) and python3, and python3-pip installs the Python
 # clients below. Container test: podman and friends.
-install apt-get install -y -q make gcc libc6-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libhiredis-dev libwslay-dev pkg-config curl gnutls-bin python3 python3-pip podman runc debootstrap catatonit
+install apt-get install -y -q make gcc libc6-dev libmicrohttpd-dev libgnutls28-dev libyaml-dev libhiredis-dev libwslay-dev libnghttp2-dev pkg-config curl gnutls-bin python3 python3-pip podman runc debootstrap catatonit
+# HTTP/2's clients nobody here wrote: nghttp and h2load (HTTP2ServingTests, bench/http2.py).
+install apt-get install -y -q nghttp2-client
 # scripts/readme-test.sh: a fresh clone (git) in a network namespace of its own (ip, from iproute2).
 install apt-get install -y -q git iproute2
 # The shell completions and the man page (ShellIntegrationTests: zsh, fish, groff), the Debian
@@ -41,6 +43,8 @@ install "${pip_install[@]}" 'gql[requests]>=3.5,<5'
 install "${pip_install[@]}" 'selenium>=4.20,<5'
 # The WebSocket suites' strict client; DashboardFirefoxTests speaks BiDi through it.
 install "${pip_install[@]}" 'websockets>=12,<18'
+# HTTP/2 from Python: httpx's client over the h2 library (HTTP2ServingTests), and h2 alone for exact frames.
+install "${pip_install[@]}" 'httpx[http2]>=0.27,<1'
 # WebSocketTests' second client.
 install "${pip_install[@]}" 'wsproto>=1.2,<2'
 # DeployTests' manifest check; it brings PyYAML, which reads the compose file.

@@ -5,8 +5,8 @@
 set -euo pipefail
 
 if [[ $(uname -s) == Darwin ]]; then
-  command -v pkg-config >/dev/null && pkg-config --exists libmicrohttpd gnutls yaml-0.1 hiredis libwslay && exit 0
-  echo "install-deps: missing Homebrew packages; run: brew install libmicrohttpd gnutls libyaml hiredis wslay pkg-config" >&2
+  command -v pkg-config >/dev/null && pkg-config --exists libmicrohttpd gnutls yaml-0.1 hiredis libwslay libnghttp2 && exit 0
+  echo "install-deps: missing Homebrew packages; run: brew install libmicrohttpd gnutls libyaml hiredis wslay libnghttp2 pkg-config" >&2
   exit 1
 fi
 
@@ -18,6 +18,8 @@ pkg-config --exists yaml-0.1 2>/dev/null || missing+=(libyaml-dev)
 pkg-config --exists hiredis 2>/dev/null || missing+=(libhiredis-dev)
 # WebSocket framing; Debian's package has no pkg-config file, so the header says.
 [[ -f /usr/include/wslay/wslay.h ]] || missing+=(libwslay-dev)
+# HTTP/2 on the HTTPS port.
+pkg-config --exists libnghttp2 2>/dev/null || missing+=(libnghttp2-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v curl >/dev/null || missing+=(curl)
 # The tests read certificates back with GnuTLS's certtool and Python's ssl.

@@ -89,6 +89,14 @@ static inline uintptr_t CSystem_this_thread(void) {
 
 #if defined(__linux__)
 #include <sys/epoll.h>
+#include <sys/socket.h>
+
+/* accept4(2) is declared only under _GNU_SOURCE, which Swift's Glibc module does not set; the
+   kernel call itself is in every Linux libc. A non-blocking, close-on-exec socket, or -1. */
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+static inline int CSystem_accept_nonblocking(int fd, struct sockaddr *address, socklen_t *length) {
+    return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
 
 /* epoll for the hang-up watcher and the WebSocket hub. `struct epoll_event` is packed on x86-64, which Swift cannot
    lay out, so these take and give plain values. */

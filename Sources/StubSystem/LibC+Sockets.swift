@@ -1,3 +1,4 @@
+import CSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,6 +7,27 @@ import Darwin
 
 /// Socket options set on descriptors stubd hands between threads and libraries.
 extension LibC {
+    /// Accepts a connection waiting on `listener`, non-blocking and closed on exec; -1 when none
+    /// waits (or the accept failed: the loop that called waits for the listener again).
+    package static func acceptNonBlocking(_ listener: Int32, _ address: UnsafeMutablePointer<sockaddr>,
+                                          _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+        #if os(Linux)
+        return CSystem_accept_nonblocking(listener, address, length)
+        #else
+        let fd = accept(listener, address, length)
+        guard fd >= 0 else { return fd }
+        do {
+            try setNonBlocking(fd)
+            // Only a bad descriptor fails it, and this one was just made.
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        } catch {
+            close(fd)
+            return -1
+        }
+        return fd
+        #endif
+    }
+
     /// Makes `fd` non-blocking: reads and writes answer EAGAIN instead of waiting.
     package static func setNonBlocking(_ fd: Int32) throws(SystemCallError) {
         let flags = try SystemCall.run("fcntl F_GETFL") { fcntl(fd, F_GETFL) }

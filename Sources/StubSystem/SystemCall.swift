@@ -13,6 +13,12 @@ package struct SystemCallError: Error, CustomStringConvertible {
     package let errno: Int32
 
     package var description: String { "\(call) failed: \(String(cString: strerror(errno)))" }
+
+    /// An error of `call` with `errno`, for a failure found without a system call's result.
+    package init(call: String, errno: Int32) {
+        self.call = call
+        self.errno = errno
+    }
 }
 
 /// The one way system calls are made in stubd (core, server and CLI): every result is checked, EINTR is retried, and a

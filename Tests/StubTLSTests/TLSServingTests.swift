@@ -4,7 +4,9 @@ import Testing
 import StubTestSupport
 
 /// `serve --tls` over real sockets: curl and Python trust the server with the authority and
-/// refuse it without; everything plain HTTP does works the same over TLS.
+/// refuse it without; everything plain HTTP does works the same over TLS. Faults and refusals are
+/// checked here over HTTP/1.1 (`--http1.1`), the protocol libmicrohttpd serves; HTTP/2's column is
+/// `HTTP2ServingTests`'.
 @Suite(.timeLimit(.minutes(3))) struct TLSServingTests {
     /// What each fault gives curl over TLS (the TLS column of the fault table).
     static let faults: [(fault: String, curlExit: Int32)] = [
@@ -87,7 +89,7 @@ import StubTestSupport
         let expected = TLSServingTests.faults.first { $0.fault == fault }!
         let tls = try TLSFixture()
         try await withServer(configure: { try! tls.configure(&$0) }) { server in
-            let result = try await Curl.run(["-sS", "-o", "/dev/null", "--cacert", tls.directory.authorityCertificate,
+            let result = try await Curl.run(["-sS", "--http1.1", "-o", "/dev/null", "--cacert", tls.directory.authorityCertificate,
                                              server.tlsURL("/api/v1/users/1?__fault=\(fault)").absoluteString])
             #expect(result.exitCode == expected.curlExit, "\(result.stderr)")
             let after = try await Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", tls.directory.authorityCertificate,
@@ -103,9 +105,9 @@ import StubTestSupport
         try await withServer(configure: { try! tls.configure(&$0) }) { server in
             let limit = server.configuration.maxHeadBytes
             let ca = tls.directory.authorityCertificate
-            let header = try await Curl.run(["-s", "-D", "-", "--cacert", ca, "-H", "X-Pad: \(String(repeating: "a", count: limit + 500))",
+            let header = try await Curl.run(["-s", "--http1.1", "-D", "-", "--cacert", ca, "-H", "X-Pad: \(String(repeating: "a", count: limit + 500))",
                                              server.tlsURL("/api/v1/users/1").absoluteString])
-            let target = try await Curl.run(["-s", "-D", "-", "--cacert", ca,
+            let target = try await Curl.run(["-s", "--http1.1", "-D", "-", "--cacert", ca,
                                              server.tlsURL("/api/v1/users/1?q=\(String(repeating: "a", count: limit + 500))").absoluteString])
             for (status, result) in [("431", header), ("414", target)] {
                 #expect(result.stdout.hasPrefix("HTTP/1.1 \(status)"), "\(result.stdout.prefix(300))")
@@ -119,7 +121,7 @@ import StubTestSupport
     @Test func truncateOverTLSKeepsTheVariantsHeadAndSendsHalfTheBody() async throws {
         let tls = try TLSFixture()
         try await withServer(configure: { try! tls.configure(&$0) }) { server in
-            let result = try await Curl.run(["-s", "-D", "-", "--cacert", tls.directory.authorityCertificate,
+            let result = try await Curl.run(["-s", "--http1.1", "-D", "-", "--cacert", tls.directory.authorityCertificate,
                                              server.tlsURL("/api/v1/users/999?__fault=truncate").absoluteString])
             #expect(result.exitCode == 18)
             #expect(result.stdout.hasPrefix("HTTP/1.1 404 Not Found"))

@@ -34,6 +34,10 @@ package enum RequiredTool: String, CaseIterable, Sendable {
     case zsh
     /// fish, which answers `stubd completions fish` with real completions (`complete -C`).
     case fish
+    /// nghttp and h2load, HTTP/2's reference client and load generator.
+    case nghttp
+    /// Python's httpx with its HTTP/2 extra, which brings the h2 library.
+    case httpx
     /// groff, which renders `stubd manpage` as man(1) does and reports what it cannot read.
     case groff
     /// The JSON Schema Test Suite in ../shared/corpus, beside the checkout.
@@ -57,6 +61,8 @@ package enum RequiredTool: String, CaseIterable, Sendable {
         case .zsh: "apt-get install zsh"
         case .fish: "apt-get install fish"
         case .groff: "apt-get install groff-base"
+        case .nghttp: "apt-get install nghttp2-client (brew install nghttp2)"
+        case .httpx: "python3 -m pip install 'httpx[http2]>=0.27,<1'"
         case .schemaTestSuite: "put the JSON Schema Test Suite at \(RequiredTool.schemaTestSuiteTests) (see bench/conformance.py)"
         }
     }
@@ -94,7 +100,8 @@ package enum RequiredTool: String, CaseIterable, Sendable {
         case .pactPython: Probe.pactPython
         case .kubernetesValidate: Probe.kubernetesValidate
         case .pyyaml: Probe.pyyaml
-        case .zsh, .fish, .groff: executable != nil
+        case .zsh, .fish, .groff, .nghttp: executable != nil
+        case .httpx: Probe.httpx
         case .schemaTestSuite: Probe.schemaTestSuite
         }
     }
@@ -107,7 +114,7 @@ package enum RequiredTool: String, CaseIterable, Sendable {
         case .chromedriver: RequiredTool.onPath("chromedriver")
         case .firefox: RequiredTool.onPath("firefox-esr") ?? RequiredTool.onPath("firefox")
         case .kubernetesValidate: RequiredTool.onPath("kubernetes-validate")
-        case .zsh, .fish, .groff: RequiredTool.onPath(rawValue)
+        case .zsh, .fish, .groff, .nghttp: RequiredTool.onPath(rawValue)
         default: nil
         }
     }
@@ -146,5 +153,6 @@ private enum Probe {
     static let pactPython = RequiredTool.python("import pact; from pact import Verifier")
     static let kubernetesValidate = RequiredTool.kubernetesValidate.executable != nil
     static let pyyaml = RequiredTool.python("import yaml")
+    static let httpx = RequiredTool.python("import httpx, h2")
     static let schemaTestSuite = FileManager.default.fileExists(atPath: RequiredTool.schemaTestSuiteTests)
 }

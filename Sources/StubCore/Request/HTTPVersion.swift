@@ -4,4 +4,6 @@ public enum HTTPVersion: String, Sendable {
     case http10 = "HTTP/1.0"
     /// `HTTP/1.1`.
     case http11 = "HTTP/1.1"
+    /// `HTTP/2`, over TLS by ALPN.
+    case http2 = "HTTP/2"
 }

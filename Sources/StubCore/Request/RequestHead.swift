@@ -29,6 +29,8 @@ package protocol RequestHead {
     var packedCopy: PackedRequest? { get }
     /// True for an HTTP/1.0 request (which cannot be upgraded to a WebSocket).
     var isHTTP10: Bool { get }
+    /// The version the request came in, for its record.
+    var httpVersion: HTTPVersion { get }
 }
 
 extension RequestHead {
@@ -36,7 +38,7 @@ extension RequestHead {
     package var packedCopy: PackedRequest? { nil }
     /// HTTP/1.1 unless the transport says otherwise.
     package var isHTTP10: Bool { false }
-    /// The version the request came in, for its record.
+    /// HTTP/1.0 or HTTP/1.1, as `isHTTP10` says, unless the transport says otherwise.
     package var httpVersion: HTTPVersion { isHTTP10 ? .http10 : .http11 }
 }
 

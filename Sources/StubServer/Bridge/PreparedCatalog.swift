@@ -1,4 +1,5 @@
 import StubCore
+import StubHTTP2
 
 /// A catalog with one libmicrohttpd response per variant, built at load time and shared by every
 /// request (MHD refcounts them), indexed by the variant's key in the catalog. Requests hold this
@@ -11,11 +12,14 @@ final class PreparedCatalog: Sendable {
     /// goes straight to libmicrohttpd's object, without touching (and counting) a Swift object
     /// that, with many routes, has long left the cache.
     private let pointers: [MHDResponse.Handle]
+    /// The same catalog as HTTP/2 streams answer from it.
+    let h2: H2Catalog
 
     init(_ catalog: StubCatalog) {
         self.catalog = catalog
         responses = catalog.allVariants.map { MHDResponse(bytes: $0.body, headers: $0.headers) }
         pointers = responses.map(\.handle)
+        h2 = H2Catalog(catalog)
     }
 
     /// The prepared response of the variant with `key` (see `StubCatalog.variantKey`), valid while

@@ -16,8 +16,10 @@ final class MHDDaemon: @unchecked Sendable {
 
     /// Starts serving `socket` with epoll (poll for TLS) polling threads and suspend/resume, over TLS with
     /// `tls`'s certificate when given. `bridge` is handed to libmicrohttpd unretained: the caller keeps it
-    /// alive until `stop` returns.
-    init(socket: ListenSocket, configuration: StubServerConfiguration, bridge: RequestBridge, tls: StubServerConfiguration.TLS? = nil) throws(StubServerError) {
+    /// alive until `stop` returns. With `listens` false libmicrohttpd does not accept on `socket`: the
+    /// HTTPS front (`H2Engine`) accepts and hands over the sockets of clients that do not offer h2 (`add`).
+    init(socket: ListenSocket, configuration: StubServerConfiguration, bridge: RequestBridge, tls: StubServerConfiguration.TLS? = nil,
+         listens: Bool = true) throws(StubServerError) {
         pemTexts = tls.map { [$0.keyPEM, $0.certificatePEM].compactMap { strdup(String(decoding: $0, as: UTF8.self)) } } ?? []
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_ALLOW_UPGRADE.rawValue | MHD_USE_TURBO.rawValue
         // HTTPS always polls: libmicrohttpd's epoll loop loses the last bytes an upgraded TLS
@@ -26,12 +28,13 @@ final class MHDDaemon: @unchecked Sendable {
         let epoll = tls == nil && EventLoopChoice.usesEpoll(configuration.eventLoop)
         flags |= epoll ? MHD_USE_EPOLL.rawValue : MHD_USE_POLL.rawValue
         if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        if !listens { flags |= MHD_USE_NO_LISTEN_SOCKET.rawValue }
         // Not MHD_OPTION_STRICT_FOR_CLIENT: in 0.9.75 it answers a missing Host with a 400 whose head
         // it writes twice, and closes on a space in the target without a word. `RequestFraming`
         // and `PathDecoding` refuse both with one clear 400 instead. A library that has a
         // client-discipline level is asked for the one that refuses folded lines (`MHDLibrary`).
-        var options = [
-            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
+        var options = listens ? [MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil)] : []
+        options += [
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.daemonConnectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: MHDDaemon.timesIdleConnections ? configuration.idleTimeoutSeconds : 0,
@@ -71,6 +74,20 @@ final class MHDDaemon: @unchecked Sendable {
 
     deinit {
         for text in pemTexts { free(text) }
+    }
+
+    /// Serves `fd`, a client accepted elsewhere, as if it had been accepted here (the accept policy
+    /// runs as usual). libmicrohttpd owns the socket from now on: it closes it itself when it cannot
+    /// take it, so the caller never does. Called from the front's thread, which `ServerParts.stop`
+    /// stops before it stops the daemon.
+    func add(_ fd: Int32, address: UnsafePointer<sockaddr>, length: socklen_t) {
+        guard let pointer else {
+            close(fd)
+            return
+        }
+        // Refused (the connection limit, no memory), the socket was closed by libmicrohttpd: the
+        // client sees its connection close, as at an over-full listener.
+        _ = MHD_add_connection(pointer, fd, address, length)
     }
 
     /// Stops the daemon and closes the listening socket. Every suspended connection must have been

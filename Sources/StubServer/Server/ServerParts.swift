@@ -1,6 +1,7 @@
 import StubCore
 import StubTransport
 import StubSystem
+import StubHTTP2
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,6 +25,8 @@ final class ServerParts: @unchecked Sendable {
     var fleetStarted = false
     var watcher: StubWatcher?
     var daemons: [MHDDaemon] = []
+    /// The HTTPS front and its HTTP/2 connections, when HTTP/2 is on; it owns the HTTPS listeners.
+    var h2: H2Engine?
     var unmatched: (any UnmatchedRequestHandler)?
 
     /// Hands `socket`'s ownership to a daemon that started on it.
@@ -34,7 +37,8 @@ final class ServerParts: @unchecked Sendable {
     /// How long `stop` lets suspended connections finish before it cuts them.
     static let drainMs = 2000
 
-    /// Stops every part, the last started first where order matters: no more reloads; each open
+    /// Stops every part, the last started first where order matters: no more reloads; the HTTPS
+    /// front stops accepting and its HTTP/2 streams end (waiting ones answered, then GOAWAY); each open
     /// WebSocket conversation hears the server going away (1001); suspended connections run
     /// again and end (libmicrohttpd aborts the process if a daemon stops while one is suspended);
     /// the timers and jobs end; upstream calls finish and recorded stubs are written; the daemons
@@ -46,6 +50,9 @@ final class ServerParts: @unchecked Sendable {
     func stop() -> Bool {
         watcher?.stop()
         watcher = nil
+        // The front first: it hands sockets to the daemons, and its held streams answer now.
+        h2?.stop()
+        h2 = nil
         if let bridge {
             bridge.webSockets.stop()
             if !daemons.isEmpty && !drain(bridge) {

@@ -7,6 +7,7 @@ import StubCore
 import StubTransport
 import StubDashboard
 import StubSystem
+import StubHTTP2
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -124,10 +125,12 @@ public final class StubServer: Sendable {
                 running.watcher = try StubWatcher(directory: directory.path, forcePolling: configuration.watchMode == .poll,
                                                   onChange: { _ = store.reloadNow() })
             }
-            let listeners = plain.map { ($0, nil as StubServerConfiguration.TLS?) } + secure.map { ($0, configuration.tls) }
-            for (socket, tls) in listeners {
-                running.daemons.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge, tls: tls))
+            for socket in plain {
+                running.daemons.append(try MHDDaemon(socket: socket, configuration: configuration, bridge: bridge))
                 running.socketTaken(socket)
+            }
+            if let tls = configuration.tls {
+                try StubServer.serveHTTPS(secure, tls: tls, running, configuration: configuration, bridge: bridge, control: control)
             }
         } catch {
             running.stop()

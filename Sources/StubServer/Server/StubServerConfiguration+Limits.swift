@@ -1,6 +1,7 @@
 import StubCore
 import StubTransport
 import StubWebSocket
+import StubHTTP2
 
 /// The limits the configuration's settings make for the transport's owners.
 extension StubServerConfiguration {
@@ -30,6 +31,17 @@ extension StubServerConfiguration {
         limits.queueBytes = max(1024, webSocketMaxQueueBytes)
         limits.totalQueueBytes = max(limits.queueBytes, webSocketMaxQueueTotalBytes)
         limits.idleNs = UInt64(max(0, min(webSocketIdleTimeoutMs, Limits.maxDurationMs))) * 1_000_000
+        return limits
+    }
+
+    /// The bounds of HTTP/2 connections: the head and body limits HTTP/1.1 has, and the streams asked for.
+    func h2Limits(stalledSendLimitMs: Int?) -> H2Limits {
+        var limits = H2Limits()
+        limits.maxStreams = max(1, tls?.http2MaxStreams ?? limits.maxStreams)
+        limits.maxHeadBytes = max(1024, maxHeadBytes)
+        limits.maxBodyBytes = max(0, maxBodyBytes)
+        limits.stalledSendLimitMs = stalledSendLimitMs
+        limits.helloTimeoutNs = admissionLimits.headerTimeoutNs
         return limits
     }
 }

@@ -10,6 +10,12 @@ extension StubServerConfiguration {
         public var port: Int
         /// Serve HTTPS only: no plain HTTP listener.
         public var only: Bool
+        /// Serve HTTP/2 to clients that offer `h2` by ALPN (`--http2`); off, every client gets
+        /// HTTP/1.1 from libmicrohttpd on its own listener, as before HTTP/2 was served.
+        public var http2 = true
+        /// Streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS,
+        /// `--http2-max-streams`).
+        public var http2MaxStreams = 100
 
         /// HTTPS with the certificate and key given on `port`, beside plain HTTP unless `only`.
         public init(certificatePEM: [UInt8], keyPEM: [UInt8], port: Int = 0, only: Bool = false) {

@@ -1,24 +1,23 @@
 #if os(Linux)
-internal import CSystem
+import CSystem
 #endif
-import StubSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// How the hub waits on its sockets: epoll on Linux, where a wake-up costs what the ready sockets
+/// How a loop thread (the WebSocket hub's, the HTTP/2 engine's) waits on its sockets: epoll on Linux, where a wake-up costs what the ready sockets
 /// cost (10,000 idle conversations add nothing to a message's round trip); poll(2) elsewhere and
 /// with `--event-loop poll`, which walks every watched socket on each wake-up. Level-triggered
-/// both ways; only the hub's thread uses it.
-final class SocketWatch {
+/// both ways; only its owner's thread uses it.
+package final class SocketWatch {
     /// A socket that is ready, by the token it was watched with.
-    struct Ready {
-        let token: UInt64
+    package struct Ready {
+        package let token: UInt64
         /// Input, a hang-up or an error: reading says which.
-        let readable: Bool
-        let writable: Bool
+        package let readable: Bool
+        package let writable: Bool
     }
 
     /// Dropped for poll(2) if it ever refuses a socket (see `watch`).
@@ -26,7 +25,7 @@ final class SocketWatch {
     /// What each socket is watched for, and its token.
     private var watched: [Int32: (token: UInt64, read: Bool, write: Bool)] = [:]
 
-    init(useEpoll: Bool) {
+    package init(useEpoll: Bool) {
         #if os(Linux)
         let made = useEpoll ? CSystem_epoll_create() : -1
         epoll = made >= 0 ? made : nil
@@ -40,7 +39,7 @@ final class SocketWatch {
     }
 
     /// Watches `fd` for what is asked; a socket watched for nothing stays known, quiet.
-    func watch(_ fd: Int32, token: UInt64, read: Bool, write: Bool) {
+    package func watch(_ fd: Int32, token: UInt64, read: Bool, write: Bool) {
         let known = watched[fd]
         if let known, known.token == token, known.read == read, known.write == write { return }
         watched[fd] = (token, read, write)
@@ -55,7 +54,7 @@ final class SocketWatch {
     }
 
     /// Stops watching `fd`, before it is closed.
-    func forget(_ fd: Int32) {
+    package func forget(_ fd: Int32) {
         guard watched.removeValue(forKey: fd) != nil else { return }
         #if os(Linux)
         // It fails only for a socket epoll does not hold: nothing is left to remove.
@@ -64,7 +63,7 @@ final class SocketWatch {
     }
 
     /// Waits up to `timeoutMs` (-1: no limit) for sockets to be ready.
-    func wait(timeoutMs: Int32) -> [Ready] {
+    package func wait(timeoutMs: Int32) -> [Ready] {
         #if os(Linux)
         if let epoll {
             var tokens = [UInt64](repeating: 0, count: 256)

@@ -1,8 +1,11 @@
-/// Timers, earliest first (a binary heap): the hub's (which conversation has something due when)
-/// and each conversation's own (what it does then). Timers due at the same time come out in the
+/// Timers, earliest first (a binary heap): the WebSocket hub's (which conversation has something
+/// due when), each conversation's own (what it does then), and the HTTP/2 engine's (which stream
+/// waits until when). Timers due at the same time come out in the
 /// order they were pushed, so a reply's messages go before its close. Push and pop cost the log
 /// of the count: a client that makes thousands of replies wait costs no scan per message.
-struct TimerHeap<Payload> {
+package struct TimerHeap<Payload> {
+    package init() {}
+
     private struct Item {
         let due: UInt64
         /// The push's number: the tie-break that keeps timers due together in push order.
@@ -16,16 +19,16 @@ struct TimerHeap<Payload> {
     private var pushes: UInt64 = 0
 
     /// The earliest due time.
-    var next: UInt64? { items.first?.due }
+    package var next: UInt64? { items.first?.due }
 
-    mutating func push(_ due: UInt64, _ payload: Payload) {
+    package mutating func push(_ due: UInt64, _ payload: Payload) {
         items.append(Item(due: due, order: pushes, payload: payload))
         pushes &+= 1
         siftUp(items.count - 1)
     }
 
     /// Takes every entry due at `now`, in due order (push order among equals).
-    mutating func popDue(_ now: UInt64) -> [(due: UInt64, payload: Payload)] {
+    package mutating func popDue(_ now: UInt64) -> [(due: UInt64, payload: Payload)] {
         var due: [(due: UInt64, payload: Payload)] = []
         while let first = items.first, first.due <= now {
             due.append((first.due, first.payload))
@@ -37,13 +40,13 @@ struct TimerHeap<Payload> {
     }
 
     /// The earliest entry's payload, if it is due at `now`; it stays.
-    func first(dueAt now: UInt64) -> Payload? {
+    package func first(dueAt now: UInt64) -> Payload? {
         guard let first = items.first, first.due <= now else { return nil }
         return first.payload
     }
 
     /// Takes the earliest entry if it is due at `now`.
-    mutating func popFirst(ifDueAt now: UInt64) -> (due: UInt64, payload: Payload)? {
+    package mutating func popFirst(ifDueAt now: UInt64) -> (due: UInt64, payload: Payload)? {
         guard let first = items.first, first.due <= now else { return nil }
         items.swapAt(0, items.count - 1)
         items.removeLast()
@@ -51,10 +54,10 @@ struct TimerHeap<Payload> {
         return (first.due, first.payload)
     }
 
-    mutating func removeAll() { items.removeAll() }
+    package mutating func removeAll() { items.removeAll() }
 
     /// Drops the timers whose payload matches (rare: a cancelled subscription, an init timer met).
-    mutating func removeAll(where matches: (Payload) -> Bool) {
+    package mutating func removeAll(where matches: (Payload) -> Bool) {
         let before = items.count
         items.removeAll { matches($0.payload) }
         guard items.count != before else { return }

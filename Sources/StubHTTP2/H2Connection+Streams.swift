@@ -1,0 +1,38 @@
+internal import CNGHTTP2
+import StubCore
+import StubTransport
+
+/// The streams' comings and goings, as nghttp2's callbacks report them, and the flood counts.
+extension H2Connection {
+    /// A request's HEADERS began on stream `id`.
+    func streamBegins(_ id: Int32) -> Bool {
+        // The connection's first head since it went quiet: its head deadline starts.
+        if streams.isEmpty { engine.services.admission.headStarted(admitted, now: now) }
+        streams[id] = H2Stream(id: id, connection: self, startNs: now)
+        return true
+    }
+
+    /// Stream `id` closed: answered, reset by the client, or cut by a fault.
+    func streamClosed(_ id: Int32, code: UInt32) {
+        guard let stream = streams.removeValue(forKey: id) else { return }
+        stream.ended()
+        if streams.isEmpty { engine.services.admission.requestDone(admitted) }
+    }
+
+    /// What a callback returns to refuse the client: the connection ends with GOAWAY(`code`).
+    func refuse(_ code: UInt32) -> Int32 {
+        pendingGoAway = code
+        return Int32(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
+    }
+
+    /// Counts a control or empty frame; false once the client floods.
+    func countControlFrame() -> Bool { controlFrames.take(now: now) }
+
+    /// Counts a stream the client reset; false once it resets faster than it could mean to.
+    func countReset() -> Bool { resets.take(now: now) }
+}
+
+extension H2Engine {
+    /// GOAWAY's code for a client that floods or sends more than it may (RFC 9113 §7).
+    static let enhanceYourCalm = UInt32(NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
+}

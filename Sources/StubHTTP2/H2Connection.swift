@@ -1,0 +1,170 @@
+internal import CGnuTLS
+internal import CNGHTTP2
+import StubCore
+import StubSystem
+import StubTransport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One HTTP/2 connection: its TLS session, its nghttp2 session and its open streams. Only the
+/// engine's thread touches it. Bytes read are decrypted and fed to nghttp2, whose callbacks
+/// (`H2Callbacks`) make and run the streams; what nghttp2 has to send is encrypted and written
+/// until the socket would block, the rest kept for the next writable turn.
+final class H2Connection {
+    let id: Int
+    let fd: Int32
+    let tls: gnutls_session_t
+    unowned let engine: H2Engine
+    let admitted: ConnectionAdmission.Connection
+    /// nghttp2's session, once the handshake chose `h2`.
+    var session: OpaquePointer?
+    var streams: [Int32: H2Stream] = [:]
+    /// Encrypted output not yet taken by the socket: `out[outOffset...]`.
+    private var out: [UInt8] = []
+    private var outOffset = 0
+    /// True once the connection cannot go on (the client left, a TLS or protocol error).
+    private(set) var failed = false
+    /// The time of the turn being run, for the streams' events.
+    var now: UInt64 = 0
+    /// Frames a flood is counted in (see `H2Limits.controlBurst`).
+    var controlFrames: TokenBucket
+    var resets: TokenBucket
+    /// The GOAWAY code a callback chose when it refused what the client sent.
+    var pendingGoAway: UInt32?
+
+    init(id: Int, fd: Int32, tls: gnutls_session_t, engine: H2Engine, admitted: ConnectionAdmission.Connection) {
+        self.id = id
+        self.fd = fd
+        self.tls = tls
+        self.engine = engine
+        self.admitted = admitted
+        controlFrames = TokenBucket(burst: engine.limits.controlBurst, perSecond: engine.limits.controlPerSecond)
+        resets = TokenBucket(burst: engine.limits.resetBurst, perSecond: engine.limits.resetPerSecond)
+    }
+
+    /// True when nothing more will happen on the connection: close it.
+    var finished: Bool {
+        if failed { return true }
+        guard let session else { return false }
+        return nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 && outOffset == out.count
+    }
+
+    /// True while encrypted bytes wait for the socket, or the handshake waits to write.
+    var wantsWrite: Bool {
+        outOffset < out.count || (session == nil && gnutls_record_get_direction(tls) == 1)
+    }
+
+    /// The socket is ready: handshake, read what came, write what is due.
+    func ready(readable: Bool, writable: Bool, now: UInt64) {
+        self.now = now
+        if session == nil {
+            guard handshake() else { return }
+        }
+        if readable { read() }
+        flush()
+    }
+
+    /// One step of the TLS handshake; true once it is done and the session runs.
+    private func handshake() -> Bool {
+        let result = gnutls_handshake(tls)
+        if result == GNUTLS_E_AGAIN || result == GNUTLS_E_INTERRUPTED { return false }
+        var selected = gnutls_datum_t()
+        guard result >= 0, gnutls_alpn_get_selected_protocol(tls, &selected) >= 0, selected.size == 2, let made = engine.makeSession(for: self) else {
+            // A client that offered h2 and chose otherwise, or a failed handshake.
+            failed = true
+            return false
+        }
+        session = made
+        return true
+    }
+
+    /// Reads and decrypts all that is there and feeds it to nghttp2.
+    private func read() {
+        guard let session else { return }
+        let buffer = engine.scratch
+        while !failed {
+            let got = gnutls_record_recv(tls, buffer.baseAddress, buffer.count)
+            if got == Int(GNUTLS_E_AGAIN) || got == Int(GNUTLS_E_INTERRUPTED) { return }
+            guard got > 0 else {
+                // The client closed, or TLS failed: nothing more can be said to it.
+                failed = true
+                return
+            }
+            let fed = nghttp2_session_mem_recv(session, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), got)
+            if fed < 0 {
+                // A protocol error nghttp2 did not answer itself (a flood, a bad preface): say
+                // GOAWAY before going, as far as the socket takes it now.
+                _ = nghttp2_session_terminate_session(session, pendingGoAway ?? UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
+                flush()
+                failed = true
+                return
+            }
+            if got < buffer.count && gnutls_record_check_pending(tls) == 0 { return }
+        }
+    }
+
+    /// Sends what nghttp2 has for the client until the socket would block.
+    func flush() {
+        guard let session, !failed else { return }
+        while true {
+            if outOffset == out.count {
+                out.removeAll(keepingCapacity: true)
+                outOffset = 0
+                // Gathered up to a TLS record's worth, so small frames share one record.
+                while out.count < 16_384 {
+                    var data: UnsafePointer<UInt8>?
+                    let count = nghttp2_session_mem_send(session, &data)
+                    if count < 0 {
+                        failed = true
+                        return
+                    }
+                    guard count > 0, let data else { break }
+                    out.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+                }
+                if out.isEmpty { return }
+            }
+            let sent = out.withUnsafeBytes { gnutls_record_send(tls, $0.baseAddress! + outOffset, $0.count - outOffset) }
+            if sent == Int(GNUTLS_E_AGAIN) || sent == Int(GNUTLS_E_INTERRUPTED) { return }
+            guard sent >= 0 else {
+                failed = true
+                return
+            }
+            outOffset += sent
+        }
+    }
+
+    /// The stream's wait under `ticket` is over.
+    func wake(stream id: Int32, ticket: UInt64, now: UInt64) {
+        self.now = now
+        guard let stream = streams[id], stream.ticket == ticket else { return }
+        stream.ticket = nil
+        stream.wake(stopping: engine.stopping)
+        flush()
+    }
+
+    /// Ends every stream still open (as a client that left) and frees the sessions and socket.
+    func close(now: UInt64) {
+        self.now = now
+        for stream in streams.values { stream.ended() }
+        streams.removeAll()
+        if let session { nghttp2_session_del(session) }
+        session = nil
+        gnutls_deinit(tls)
+        LibC.close(fd)
+        engine.services.admission.closed(admitted)
+    }
+
+    /// Ends the connection with GOAWAY(`code`): what the socket takes now goes out, then it closes.
+    func goAway(_ code: UInt32) {
+        guard let session else {
+            failed = true
+            return
+        }
+        _ = nghttp2_session_terminate_session(session, code)
+        flush()
+        failed = true
+    }
+}
