@@ -27,6 +27,8 @@ final class H2Connection {
     private var outOffset = 0
     /// True once the connection cannot go on (the client left, a TLS or protocol error).
     private(set) var failed = false
+    /// True once the connection is done and its side is shut: what the client sends is read and dropped.
+    private(set) var lingering = false
     /// The time of the turn being run, for the streams' events.
     var now: UInt64 = 0
     /// Frames a flood is counted in (see `H2Limits.controlBurst`).
@@ -60,6 +62,7 @@ final class H2Connection {
     /// The socket is ready: handshake, read what came, write what is due.
     func ready(readable: Bool, writable: Bool, now: UInt64) {
         self.now = now
+        if lingering { return drain() }
         if session == nil {
             guard handshake() else { return }
         }
@@ -136,6 +139,25 @@ final class H2Connection {
         }
     }
 
+    /// Done after GOAWAY: shuts its side (the client reads to the end of the stream) and reads
+    /// until the client closes.
+    func linger() {
+        lingering = true
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Reads and drops what a lingering connection's client sent; its close ends the connection.
+    private func drain() {
+        let buffer = engine.scratch
+        while true {
+            let got = recv(fd, buffer.baseAddress, buffer.count, 0)
+            if got > 0 { continue }
+            if got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
+            failed = true
+            return
+        }
+    }
+
     /// The stream's wait under `ticket` is over.
     func wake(stream id: Int32, ticket: UInt64, now: UInt64) {
         self.now = now
@@ -157,14 +179,13 @@ final class H2Connection {
         engine.services.admission.closed(admitted)
     }
 
-    /// Ends the connection with GOAWAY(`code`): what the socket takes now goes out, then it closes.
-    func goAway(_ code: UInt32) {
+    /// Ends the connection with GOAWAY(`code`): the frame goes out with what is queued before
+    /// it, then the connection closes (nghttp2 wants nothing more). Safe inside a callback.
+    func terminate(_ code: nghttp2_error_code) {
         guard let session else {
             failed = true
             return
         }
-        _ = nghttp2_session_terminate_session(session, code)
-        flush()
-        failed = true
+        _ = nghttp2_session_terminate_session(session, code.rawValue)
     }
 }

@@ -56,10 +56,11 @@ extension H2Engine {
 }
 
 extension H2Connection {
-    /// GOAWAY(NO_ERROR) naming the last stream taken: the client retries later ones elsewhere.
-    func sayGoingAway() {
+    /// GOAWAY(NO_ERROR) naming `lastStream`, or the last stream taken: the client sends later
+    /// requests on a new connection.
+    func sayGoingAway(lastStream: Int32? = nil) {
         guard let session else { return }
-        _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nghttp2_session_get_last_proc_stream_id(session),
+        _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream ?? nghttp2_session_get_last_proc_stream_id(session),
                                   UInt32(NGHTTP2_NO_ERROR.rawValue), nil, 0)
     }
 }

@@ -37,7 +37,12 @@ package final class H2Engine: @unchecked Sendable {
     enum Wait {
         case stream(connection: Int, stream: Int32)
         case hello(fd: Int32)
+        /// A connection that said GOAWAY and shut its side, read until the client closes.
+        case linger(connection: Int)
     }
+
+    /// How long a connection that said GOAWAY waits for its client to close before it closes.
+    static let lingerNs: UInt64 = 500_000_000
 
     /// Tickets have this bit set, so a releaser can tell them from libmicrohttpd's suspensions.
     package static let ticketBit: UInt64 = 1 << 62
@@ -182,16 +187,28 @@ package final class H2Engine: @unchecked Sendable {
             guard let connection = connections[id] else { return }
             connection.wake(stream: streamID, ticket: ticket, now: now)
             settle(connection)
+        case .linger(let id):
+            guard let connection = connections.removeValue(forKey: id) else { return }
+            watch.forget(connection.fd)
+            connection.close(now: now)
         }
     }
 
-    /// After `connection` ran: closed if it finished, else watched for what it waits for.
+    /// After `connection` ran: closed if it failed; lingering if it finished after its GOAWAY
+    /// (closing a socket with the client's bytes unread would reset it, and the client would lose
+    /// the GOAWAY and the last answers); else watched for what it waits for.
     func settle(_ connection: H2Connection) {
-        if connection.finished {
+        if connection.failed {
             connections[connection.id] = nil
             watch.forget(connection.fd)
             connection.close(now: MonotonicClock.now())
             return
+        }
+        if connection.lingering { return }
+        if connection.finished {
+            connection.linger()
+            _ = ticket(for: .linger(connection: connection.id), until: ConnectionAdmission.due(MonotonicClock.now(), H2Engine.lingerNs))
+            return watch.watch(connection.fd, token: UInt64(connection.id), read: true, write: false)
         }
         watch.watch(connection.fd, token: UInt64(connection.id), read: true, write: connection.wantsWrite)
     }

@@ -16,6 +16,8 @@ extension H2Stream {
             respond(status: status, headers: variant.headers, body: .bytes(variant.body, sent: 0), length: variant.body.count)
         case .respond(let status, .bytes(let bytes, let headers)):
             respond(status: status, headers: headers, body: .bytes(bytes, sent: 0), length: bytes.count)
+            // `goaway`: this stream is the last the connection takes.
+            if life.http2Effect == .goAwayAfterAnswer { connection.sayGoingAway(lastStream: id) }
         case .respond(let status, .pulled(let length, let headers)):
             respond(status: status, headers: headers, body: .pulled(sent: 0), length: length)
         case .suspend(let until):
@@ -46,7 +48,11 @@ extension H2Stream {
             environment.conversations?.unreserve()
             reset(NGHTTP2_PROTOCOL_ERROR)
         case .reset:
-            reset(NGHTTP2_INTERNAL_ERROR)
+            switch life.http2Effect {
+            case .goAwayAbrupt?: connection.terminate(NGHTTP2_INTERNAL_ERROR)
+            case .resetCode(let code)?: reset(nghttp2_error_code(rawValue: code))
+            default: reset(NGHTTP2_INTERNAL_ERROR)
+            }
         case .close:
             reset(NGHTTP2_CANCEL)
         }
@@ -144,7 +150,10 @@ extension H2Stream {
                 waitingForData = true
                 return Int(NGHTTP2_ERR_DEFERRED.rawValue)
             case .abort, .reset:
-                return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+                guard case .resetCode(let code)? = life.http2Effect else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+                // `rst-stream-after`: its own code, not the INTERNAL_ERROR a failed read gives.
+                reset(nghttp2_error_code(rawValue: code))
+                return Int(NGHTTP2_ERR_DEFERRED.rawValue)
             }
         case nil:
             return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)

@@ -160,7 +160,7 @@ enum AdminOverrideParser {
             o.hold = flag
         case .variant: o.variant = reader.string(value, at: key.rawValue)
         case .delay: o.delay = reader.delay(value, at: key.rawValue)
-        case .fault: o.fault = reader.fault(value, at: key.rawValue)
+        case .fault: o.fault = reader.fault(value, at: key.rawValue)?.fault
         case .throttle: o.throttleBytesPerSecond = reader.throttle(value, at: key.rawValue)
         case .sequence:
             guard case .array(let items) = value, !items.isEmpty else {

@@ -149,7 +149,18 @@ extension RequestLifecycle {
             headers.append(range.contentRange)
         }
         switch fault {
-        case .reset:
+        case .rstStream where request.httpVersion == .http2 && plan.streamReset?.afterBytes != nil:
+            let reset = plan.streamReset ?? StreamReset()
+            http2Effect = .resetCode(reset.code)
+            // The head and the first bytes go out, then the stream is reset (the `truncating` pull).
+            phase = .truncating(Array(body.prefix(reset.afterBytes ?? 0)))
+            finish(plan, request, env, now: now, status: status, fault: fault)
+            return .respond(status: status, body: .pulled(length: body.count, headers: headers))
+        case .reset, .rstStream, .goawayAbrupt:
+            // Over HTTP/2 the stream alone is reset, or the whole connection goes; over HTTP/1.1 both are a reset.
+            if request.httpVersion == .http2 {
+                http2Effect = fault == .goawayAbrupt ? .goAwayAbrupt : fault == .rstStream ? .resetCode((plan.streamReset ?? StreamReset()).code) : nil
+            }
             phase = .done
             finish(plan, request, env, now: now, status: 0, fault: fault)
             return .reset
@@ -157,6 +168,14 @@ extension RequestLifecycle {
             phase = .done
             finish(plan, request, env, now: now, status: 0, fault: fault)
             return .close
+        case .goaway:
+            // The whole answer; HTTP/2's GOAWAY follows it (HTTP/1.1 has none to send).
+            if request.httpVersion == .http2 { http2Effect = .goAwayAfterAnswer }
+            phase = .done
+            finish(plan, request, env, now: now, status: status, fault: fault)
+            var answerHeaders = variant?.headers ?? []
+            if let range = plan.range { answerHeaders.append(range.contentRange) }
+            return .respond(status: status, body: .bytes(body, headers: answerHeaders))
         case .garbage:
             phase = .done
             finish(plan, request, env, now: now, status: 0, fault: fault)

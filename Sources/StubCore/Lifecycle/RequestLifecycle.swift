@@ -100,6 +100,8 @@ package struct RequestLifecycle {
     var releasedAt: UInt64?
     /// A fault served in another form (`slow-headers` inside TLS is a delay), for the journal.
     var servedFault: Fault?
+    /// What an HTTP/2 fault asks of the stream's connection besides the action (HTTP/2 only).
+    package internal(set) var http2Effect: HTTP2Effect?
     /// True once the client was seen gone while the response was under way.
     private var clientLeft = false
     private var recorded = false

@@ -112,13 +112,20 @@ struct ValueReader {
         return int(rate, at: ValueReader.join(path, "bytesPerSecond"), in: 1...1_000_000_000)
     }
 
-    func fault(_ value: JSONValue, at path: String) -> Fault? {
+    func fault(_ value: JSONValue, at path: String) -> (fault: Fault, reset: StreamReset?)? {
         guard let name = string(value, at: path) else { return nil }
+        switch StreamReset.parse(name) {
+        case .reset(let reset): return (.rstStream, reset)
+        case .invalid:
+            fail(path, "expected \(StreamReset.expectation), found \"\(name)\"")
+            return nil
+        case .none: break
+        }
         guard let fault = Fault(rawValue: name) else {
-            fail(path, "expected one of \(Fault.names), found \"\(name)\"")
+            fail(path, "expected one of \(Fault.names), rst-stream=CODE or rst-stream-after=N[:CODE], found \"\(name)\"")
             return nil
         }
-        return fault
+        return (fault, nil)
     }
 
     func condition(_ value: JSONValue, at path: String, parameters: [String]) -> RequestCondition? {

@@ -65,7 +65,7 @@ struct VariantContext {
         setValidators(draft, template: template, stream: stream, into: &merged, at: path)
         return Variant(name: name, status: finalStatus, headers: merged, body: draft.body ?? [], condition: draft.condition,
                        delay: draft.delay, throttleBytesPerSecond: draft.throttle, fault: draft.fault, template: template,
-                       description: draft.description, stream: stream, cutAfter: draft.cutAfter,
+                       description: draft.description, stream: stream, cutAfter: draft.cutAfter, streamReset: draft.streamReset,
                        bodySource: draft.body == nil ? nil : draft.bodySource, conversation: draft.conversation, subscription: subscription,
                        memory: memory(draft, headers: merged, at: path))
     }
@@ -139,7 +139,9 @@ struct VariantContext {
             if case .object = value {
                 draft.cutAfter = cutAfterFault(value, at: p)
             } else {
-                draft.fault = reader.fault(value, at: p)
+                let read = reader.fault(value, at: p)
+                draft.fault = read?.fault
+                draft.streamReset = read?.reset
             }
         }
     }

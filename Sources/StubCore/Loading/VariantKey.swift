@@ -26,6 +26,7 @@ struct VariantDraft {
     var every: DelaySpec?
     var keepOpen = false
     var cutAfter: Int?
+    var streamReset: StreamReset?
     /// `auto` or a quoted entity tag (`ValueReader.entityTag`).
     var etag: String?
     /// `Last-Modified` as sent.

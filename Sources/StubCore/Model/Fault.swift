@@ -13,6 +13,16 @@ public enum Fault: String, Sendable, CaseIterable, Codable {
     /// The head arrives a few bytes at a time, spread over the delay (5 s without one), then
     /// the body; the connection then closes.
     case slowHeaders = "slow-headers"
+    /// HTTP/2: the stream alone is reset (RST_STREAM, CANCEL unless a code is given), before its
+    /// headers or after some body bytes (`StreamReset`). Over HTTP/1.1, as `reset`.
+    case rstStream = "rst-stream"
+    /// HTTP/2: the answer goes out, with GOAWAY(NO_ERROR) naming this stream as the last one the
+    /// connection takes: the client opens a new connection for its next requests. Over HTTP/1.1
+    /// there is no GOAWAY: the answer goes out as usual.
+    case goaway
+    /// HTTP/2: GOAWAY(INTERNAL_ERROR) and the connection closes at once, no answer; every stream
+    /// open on it fails. Over HTTP/1.1, as `reset`.
+    case goawayAbrupt = "goaway-abrupt"
 
     /// The names, for error messages.
     public static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }

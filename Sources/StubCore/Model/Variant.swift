@@ -24,6 +24,8 @@ public final class Variant: Sendable {
     public let stream: EventStream?
     /// For a stream: reset the connection after this many events (`"fault": {"cutAfter": N}`).
     public let cutAfter: Int?
+    /// The code and place of an `rst-stream` fault (`"fault": "rst-stream-after=512:cancel"`).
+    public let streamReset: StreamReset?
     /// Where the body comes from, for messages: the body file (`app/user/200.json`) or the place in
     /// route.json (`app/user/route.json: variants.404.error`); nil without a body.
     public let bodySource: String?
@@ -56,7 +58,7 @@ public final class Variant: Sendable {
     /// Makes a variant from prepared parts.
     package init(name: String, status: Int, headers: [HTTPHeader], body: [UInt8], condition: RequestCondition? = nil,
                 delay: DelaySpec? = nil, throttleBytesPerSecond: Int? = nil, fault: Fault? = nil, template: ResponseTemplate? = nil,
-                description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil, bodySource: String? = nil, conversation: Conversation? = nil,
+                description: String? = nil, stream: EventStream? = nil, cutAfter: Int? = nil, streamReset: StreamReset? = nil, bodySource: String? = nil, conversation: Conversation? = nil,
                 subscription: SubscriptionScript? = nil, memory: VariantMemory? = nil) {
         self.name = name
         self.status = status
@@ -70,6 +72,7 @@ public final class Variant: Sendable {
         self.description = description
         self.stream = stream
         self.cutAfter = cutAfter
+        self.streamReset = streamReset
         self.bodySource = bodySource
         boxedConversation = conversation.map(ConversationBox.init)
         self.subscription = subscription

@@ -11,6 +11,8 @@ package struct RequestControls: Sendable, Equatable {
     package var delayMs: Int?
     /// A fault to serve.
     package var fault: Fault?
+    /// The code and place of an `rst-stream` fault (`rst-stream=CODE`, `rst-stream-after=N`).
+    package var streamReset: StreamReset?
     /// Bytes per second to send the body at.
     package var throttleBytesPerSecond: Int?
     /// For a streamed body: reset the connection after this many events (`cut-after=N`).
@@ -47,11 +49,16 @@ package struct RequestControls: Sendable, Equatable {
             let name = text.trimmingASCIISpaces()
             if name.hasPrefix("cut-after="), let n = Int(name.dropFirst("cut-after=".count)), n >= 0 {
                 controls.cutAfter = n
+            } else if case .reset(let reset) = StreamReset.parse(name) {
+                controls.fault = .rstStream
+                controls.streamReset = reset
             } else if let fault = Fault(rawValue: name) {
                 controls.fault = fault
             } else {
                 return .failure(ReplyFailure(.error(400, "unknown fault", [
-                    ("value", .string(text)), ("faults", .array(Fault.allCases.map { .string($0.rawValue) } + [.string("cut-after=N")])),
+                    ("value", .string(text)),
+                    ("faults", .array(Fault.allCases.map { .string($0.rawValue) } + [.string("cut-after=N"), .string("rst-stream=CODE"),
+                                                                                    .string("rst-stream-after=N[:CODE]")])),
                 ])))
             }
         }

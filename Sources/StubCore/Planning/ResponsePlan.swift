@@ -55,6 +55,11 @@ package struct ResponsePlan: Sendable {
         get { storage.fault }
         set { unique().fault = newValue }
     }
+    /// The code and place of an `rst-stream` fault; nil: CANCEL before the headers.
+    package var streamReset: StreamReset? {
+        get { storage.streamReset }
+        set { unique().streamReset = newValue }
+    }
     /// When set, the body is sent at this many bytes per second.
     package var throttleBytesPerSecond: Int? {
         get { storage.throttleBytesPerSecond }

@@ -7,6 +7,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
     var status: Int
     var delayMs: Int = 0
     var fault: Fault? = nil
+    var streamReset: StreamReset? = nil
     var throttleBytesPerSecond: Int? = nil
     var renderedBody: [UInt8]? = nil
     var routeID: String? = nil
@@ -40,6 +41,7 @@ final class ResponsePlanStorage: @unchecked Sendable {
         let other = ResponsePlanStorage(response: response, status: status)
         other.delayMs = delayMs
         other.fault = fault
+        other.streamReset = streamReset
         other.throttleBytesPerSecond = throttleBytesPerSecond
         other.renderedBody = renderedBody
         other.routeID = routeID

@@ -94,6 +94,7 @@ package struct ResponsePlanner: Sendable {
                                 status: fault == nil ? variant.status : 0)
         plan.delayMs = (controls.delayMs ?? (decision?.delay ?? variant.delay)?.sample() ?? 0) + baseDelayMs
         plan.fault = fault
+        if fault == .rstStream { plan.streamReset = controls.fault != nil ? controls.streamReset : decision?.fault != nil ? nil : variant.streamReset }
         plan.throttleBytesPerSecond = controls.throttleBytesPerSecond ?? decision?.throttleBytesPerSecond ?? variant.throttleBytesPerSecond
         plan.renderedBody = variant.template?.render(&view)
         if let stream = variant.stream, fault == nil {

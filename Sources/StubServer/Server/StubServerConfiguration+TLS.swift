@@ -10,7 +10,7 @@ extension StubServerConfiguration {
         public var port: Int
         /// Serve HTTPS only: no plain HTTP listener.
         public var only: Bool
-        /// Serve HTTP/2 to clients that offer `h2` by ALPN (`--http2`); off, every client gets
+        /// Serve HTTP/2 to clients that offer `h2` by ALPN (off: `--no-http2`); off, every client gets
         /// HTTP/1.1 from libmicrohttpd on its own listener, as before HTTP/2 was served.
         public var http2 = true
         /// Streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS,

@@ -33,6 +33,9 @@ struct ServeOptions: Sendable {
     var tlsPort = 8443
     var tlsDirectory = TLSDirectory.defaultPath
     var tlsOnly = false
+    /// HTTP/2 on the HTTPS port, and its streams per connection.
+    var http2 = true
+    var http2MaxStreams = 100
     /// The fleet's store (`--state`), its password file and this replica's name.
     var state: String?
     var statePasswordFile: URL?

@@ -132,6 +132,9 @@ enum ServeSettings {
             implyingTLS(with(.folder("--tls-dir", "DIR", \.tlsDirectory, help: "Folder with server.pem and server-key.pem; setting it turns HTTPS on"),
                              defaultNote: "~/.stubd/tls")),
             implyingTLS(.toggle("--tls-only", \.tlsOnly, help: "Serve HTTPS only, no plain HTTP")),
+            .toggle("--no-http2", \.http2, on: false, help: "Serve every HTTPS client HTTP/1.1; without it, a client offering h2 by ALPN gets HTTP/2"),
+            .number("--http2-max-streams", "N", 1...10_000, \.http2MaxStreams,
+                    help: "Streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS); more are refused with REFUSED_STREAM"),
         ]
     }
 
