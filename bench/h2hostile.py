@@ -43,7 +43,11 @@ read them):
   probe_max_ms   the slowest probe in milliseconds (a failed probe counts as its time to fail)
   probe_failures probes that failed or did not get 2xx
   rss_before_kb, rss_max_kb, rss_after_kb   the server's VmRSS with --pid (null without)
-Others (frames_sent, probes, probe_median_ms, note) are informative.
+Others are informative: frames_sent (frames the attacker queued before it saw the end; the
+server need not have read them all), probes, probe_median_ms, note.
+
+Against stubd, a held connection ends when the server's own deadlines end it: slow-streams' open
+requests are cut after about 10 s (EOF), so give it --seconds above 10 to see that.
 
 Exit status: 0 when every attack ran (whatever the server did), 2 when the server could not be
 reached over h2.
