@@ -30,7 +30,9 @@ final class H2SessionKit {
         // No RFC 7540 priority tree: nothing here is scheduled by it.
         nghttp2_option_set_no_closed_streams(options, 1)
         nghttp2_option_set_max_settings(options, 32)
-        resetLimitSet = CNGHTTP2_set_stream_reset_rate_limit(options, UInt64(limits.resetBurst), UInt64(limits.resetPerSecond)) == 1
+        // Twice stubd's own bound: stubd's count fires first and says ENHANCE_YOUR_CALM; the
+        // library's (which says INTERNAL_ERROR) stays as a backstop.
+        resetLimitSet = CNGHTTP2_set_stream_reset_rate_limit(options, UInt64(2 * limits.resetBurst), UInt64(2 * limits.resetPerSecond)) == 1
         continuationLimitSet = CNGHTTP2_set_max_continuations(options, limits.maxContinuations) == 1
         self.callbacks = callbacks
         self.options = options

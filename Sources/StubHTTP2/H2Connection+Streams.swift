@@ -36,3 +36,29 @@ extension H2Engine {
     /// GOAWAY's code for a client that floods or sends more than it may (RFC 9113 §7).
     static let enhanceYourCalm = UInt32(NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
 }
+
+extension H2Connection {
+    /// Resets, with CANCEL, each stream whose answer has waited for flow-control window past
+    /// `limitNs`: a client that keeps the socket read but never opens its window would otherwise
+    /// hold the answer, and its memory, for ever. True when any was reset.
+    func resetStalledStreams(now: UInt64, limitNs: UInt64) -> Bool {
+        guard let session else { return false }
+        self.now = now
+        var reset = false
+        for stream in streams.values where stream.hasUnsentBody {
+            guard nghttp2_session_get_stream_remote_window_size(session, stream.id) <= 0 else {
+                stream.stalledSince = nil
+                continue
+            }
+            guard let since = stream.stalledSince else {
+                stream.stalledSince = now
+                continue
+            }
+            if now &- since >= limitNs {
+                stream.reset(NGHTTP2_CANCEL)
+                reset = true
+            }
+        }
+        return reset
+    }
+}

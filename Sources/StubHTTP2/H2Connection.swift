@@ -100,7 +100,10 @@ final class H2Connection {
             if fed < 0 {
                 // A protocol error nghttp2 did not answer itself (a flood, a bad preface): say
                 // GOAWAY before going, as far as the socket takes it now.
-                _ = nghttp2_session_terminate_session(session, pendingGoAway ?? UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
+                // -905: NGHTTP2_ERR_TOO_MANY_CONTINUATIONS, which headers older than 1.61 lack.
+                let flood = fed == -905 || fed == Int(NGHTTP2_ERR_FLOODED.rawValue)
+                let code = pendingGoAway ?? (flood ? H2Engine.enhanceYourCalm : UInt32(NGHTTP2_PROTOCOL_ERROR.rawValue))
+                _ = nghttp2_session_terminate_session(session, code)
                 flush()
                 failed = true
                 return

@@ -39,10 +39,14 @@ package final class H2Engine: @unchecked Sendable {
         case hello(fd: Int32)
         /// A connection that said GOAWAY and shut its side, read until the client closes.
         case linger(connection: Int)
+        /// The once-a-second look for streams a client's flow-control window has stalled.
+        case sweep
     }
 
     /// How long a connection that said GOAWAY waits for its client to close before it closes.
     static let lingerNs: UInt64 = 500_000_000
+    /// How often stalled windows are looked for.
+    static let sweepNs: UInt64 = 1_000_000_000
 
     /// Tickets have this bit set, so a releaser can tell them from libmicrohttpd's suspensions.
     package static let ticketBit: UInt64 = 1 << 62
@@ -143,6 +147,7 @@ package final class H2Engine: @unchecked Sendable {
         watch.watch(stopFD, token: H2Engine.stopToken, read: true, write: false)
         watch.watch(wakeRead, token: H2Engine.wakeToken, read: true, write: false)
         for (index, fd) in listeners.enumerated() { watch.watch(fd, token: H2Engine.listenerToken | UInt64(index), read: true, write: false) }
+        _ = ticket(for: .sweep, until: MonotonicClock.now() &+ H2Engine.sweepNs)
         while true {
             var now = MonotonicClock.now()
             let timeout = timers.next.map { $0 <= now ? 0 : Int32(min(($0 - now + 999_999) / 1_000_000, 60_000)) } ?? -1
@@ -191,6 +196,12 @@ package final class H2Engine: @unchecked Sendable {
             guard let connection = connections.removeValue(forKey: id) else { return }
             watch.forget(connection.fd)
             connection.close(now: now)
+        case .sweep:
+            _ = self.ticket(for: .sweep, until: now &+ H2Engine.sweepNs)
+            for connection in connections.values where connection.resetStalledStreams(now: now, limitNs: limits.stalledWindowNs) {
+                connection.flush()
+                settle(connection)
+            }
         }
     }
 

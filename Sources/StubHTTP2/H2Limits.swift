@@ -11,6 +11,10 @@ package struct H2Limits: Sendable {
     package var maxBodyBytes = 1 << 20
     /// How long a client may leave sent bytes unread before its connection is cut (TCP_USER_TIMEOUT).
     package var stalledSendLimitMs: Int?
+    /// How long a stream may have an answer to send and no flow-control window to send it in
+    /// (a client that reads the socket but never sends WINDOW_UPDATE) before it is reset: the
+    /// idle timeout, or 30 s where there is none.
+    package var stalledWindowNs: UInt64 { UInt64(stalledSendLimitMs ?? 30_000) * 1_000_000 }
     /// How long a new socket may take to send its ClientHello before it is closed.
     package var helloTimeoutNs: UInt64 = 10_000_000_000
     /// Control frames (SETTINGS, PING, PRIORITY, WINDOW_UPDATE, RST_STREAM) and empty frames a

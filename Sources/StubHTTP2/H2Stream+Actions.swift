@@ -89,6 +89,7 @@ extension H2Stream {
         if !hasLength, let length, status != 204, status >= 200 { fields.append((Array("content-length".utf8), Array(String(length).utf8))) }
         var provider = nghttp2_data_provider()
         provider.read_callback = h2ReadBody
+        if bodyless { bodySent = true }
         let submitted = H2Stream.withFields(fields) { nv in
             bodyless ? nghttp2_submit_response(session, id, nv.baseAddress, nv.count, nil)
                 : nghttp2_submit_response(session, id, nv.baseAddress, nv.count, &provider)
@@ -129,7 +130,10 @@ extension H2Stream {
             let count = min(buffer.count, bytes.count - sent)
             if count > 0 { bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + sent, byteCount: count) } }
             outgoing = .bytes(bytes, sent: sent + count)
-            if sent + count == bytes.count { flags.pointee |= eof }
+            if sent + count == bytes.count {
+                flags.pointee |= eof
+                bodySent = true
+            }
             return count
         case .pulled(let sent):
             let result = life.pull(at: sent, into: PullBuffer(buffer), now: connection.now, stopping: connection.engine.stopping, clientGone: false)
@@ -144,6 +148,7 @@ extension H2Stream {
                 return count
             case .end:
                 flags.pointee |= eof
+                bodySent = true
                 return 0
             case .wait(let until):
                 _ = wait(until: until)

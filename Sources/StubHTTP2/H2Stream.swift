@@ -25,6 +25,13 @@ final class H2Stream: LifecycleRequest {
     var outgoing: Outgoing?
     /// True once the request's END_STREAM came and its life started.
     private(set) var started = false
+    /// True once the last body byte was handed to nghttp2.
+    var bodySent = false
+    /// Since when the answer has had no flow-control window to go out in (see `resetStalledStreams`).
+    var stalledSince: UInt64?
+
+    /// True while an answer's body waits to go out (not while it waits for its own next piece).
+    var hasUnsentBody: Bool { outgoing != nil && !bodySent && !waitingForData }
 
     /// A response body being sent.
     enum Outgoing {
