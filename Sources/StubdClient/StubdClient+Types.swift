@@ -16,6 +16,12 @@ extension StubdClient {
         /// The head a few bytes at a time over the delay, then the body: slow but whole, or
         /// `URLError.timedOut` when a gap outlasts the request's timeout.
         case slowHeaders = "slow-headers"
+        /// HTTP/2: this stream alone is reset (RST_STREAM CANCEL) before its head; over HTTP/1.1, as `reset`.
+        case rstStream = "rst-stream"
+        /// HTTP/2: the answer, then GOAWAY naming this stream the last; the next request opens a new connection.
+        case goaway
+        /// HTTP/2: GOAWAY(INTERNAL_ERROR) and the connection closes; over HTTP/1.1, as `reset`.
+        case goawayAbrupt = "goaway-abrupt"
     }
 
     /// `GET /__stubd/health`.

@@ -81,3 +81,24 @@ import Testing
         }
     }
 }
+
+/// The dashboard in headless Chromium over HTTPS: the page, its scripts and its admin API calls
+/// all come over HTTP/2.
+@Suite(.timeLimit(.minutes(3)), .requires(.selenium, .chromedriver)) struct HTTP2BrowserTests {
+    @Test func chromiumLoadsTheDashboardOverHTTP2() async throws {
+        let tls = try TLSFixture()
+        try await withServer(configure: { try! tls.configure(&$0) }) { server in
+            let script = Repository.root.appendingPathComponent("Tests/Clients/dashboard_h2.py").path
+            var base = server.tlsBaseURL!.absoluteString
+            while base.hasSuffix("/") { base.removeLast() }
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", script, base])
+            let out = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout) \(run.stderr)")
+            #expect(out["routesShown"] as? Bool == true, "\(out)")
+            #expect(out["page"] as? String == "h2", "\(out)")
+            let resources = try #require(out["resources"] as? [[String]])
+            #expect(resources.contains { $0.first?.hasPrefix("/__stubd/routes") == true }, "\(resources)")
+            #expect(!resources.isEmpty && resources.allSatisfy { $0.last == "h2" }, "\(resources)")
+            #expect((out["browserErrors"] as? [String])?.isEmpty == true, "\(out)")
+        }
+    }
+}

@@ -44,8 +44,11 @@ public struct StreamReset: Sendable, Equatable {
 
     /// What `parse` found.
     public enum Parsed: Equatable {
+        /// An `rst-stream` form, read.
         case reset(StreamReset)
+        /// An `rst-stream` form with a bad code or count.
         case invalid
+        /// Not an `rst-stream` form: another fault's name, or none.
         case none
     }
 

@@ -10,7 +10,7 @@
   const MAX_ENTRIES = 3000;  // requests kept in the tab
   const MAX_ROWS = 400;      // traffic rows in the table
   const WINDOW_S = 300;      // seconds the timeline shows
-  const FAULTS = ["reset", "empty", "hang", "garbage", "truncate", "slow-headers"];
+  const FAULTS = ["reset", "empty", "hang", "garbage", "truncate", "slow-headers", "rst-stream", "goaway", "goaway-abrupt"];
 
   const $ = (id) => document.getElementById(id);
   const state = {
