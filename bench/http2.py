@@ -126,6 +126,14 @@ def h2load(a, url, shape_args, seconds=None, requests=None, h1=False):
             "non2xx": sum(int(x) for x in codes.groups()[1:]), "protocol": proto.group(1) if proto else "?"}
 
 
+def note_round(results, shape, r, name, res, protocol):
+    """Checks one timed run (see check_run), keeps its rate and prints its line."""
+    check_run(f"{shape} round {r + 1} {name}", res, protocol)
+    results.setdefault(shape, {}).setdefault(name, []).append(res["rps"])
+    print(f"  {shape} round {r + 1}: {name:5s} {res['rps']:9.0f} req/s ({res['succeeded']} succeeded, "
+          f"{res['failed']} failed, {res['errored']} errored)", flush=True)
+
+
 def check_run(label, res, protocol):
     """Stops the run when h2load saw failures, non-2xx answers or the wrong protocol."""
     bad = res["failed"] or res["errored"] or res["timeout"] or res["non2xx"] or res["protocol"] != protocol
@@ -221,10 +229,7 @@ def http2_mode(a):
                 order = ["stubd", "nginx"] if r % 2 == 0 else ["nginx", "stubd"]
                 for name in order:
                     res = h2load(a, urls[name], shape_args, seconds=a.seconds)
-                    check_run(f"{shape} round {r + 1} {name}", res, "h2")
-                    results.setdefault(shape, {}).setdefault(name, []).append(res["rps"])
-                    print(f"  {shape} round {r + 1}: {name:5s} {res['rps']:9.0f} req/s ({res['succeeded']} succeeded, "
-                          f"{res['failed']} failed, {res['errored']} errored)", flush=True)
+                    note_round(results, shape, r, name, res, "h2")
         print_summary(results, "nginx", "stubd", H2_SHAPES)
     finally:
         for server in servers:
@@ -289,10 +294,7 @@ def baseline_mode(a):
                                "timeout": 0, "non2xx": w["non2xx"], "protocol": "http/1.1"}
                     else:
                         res = h2load(a, server.url(FIXTURE), ["-c", "50"], seconds=a.seconds, h1=True)
-                    check_run(f"{shape} round {r + 1} {name}", res, "http/1.1")
-                    results.setdefault(shape, {}).setdefault(name, []).append(res["rps"])
-                    print(f"  {shape} round {r + 1}: {name} {res['rps']:9.0f} req/s ({res['succeeded']} succeeded, "
-                          f"{res['failed']} failed, {res['errored']} errored)", flush=True)
+                    note_round(results, shape, r, name, res, "http/1.1")
         print_summary(results, "B0", "B1", shapes)
     finally:
         for server, _ in servers.values():

@@ -32,10 +32,6 @@ extension H2Connection {
     func countReset() -> Bool { resets.take(now: now) }
 }
 
-extension H2Engine {
-    /// GOAWAY's code for a client that floods or sends more than it may (RFC 9113 §7).
-    static let enhanceYourCalm = UInt32(NGHTTP2_ENHANCE_YOUR_CALM.rawValue)
-}
 
 extension H2Connection {
     /// Resets, with CANCEL, each stream whose answer has waited for flow-control window past
@@ -45,8 +41,9 @@ extension H2Connection {
         guard let session else { return false }
         self.now = now
         var reset = false
+        let connectionWindow = nghttp2_session_get_remote_window_size(session)
         for stream in streams.values where stream.hasUnsentBody {
-            guard nghttp2_session_get_stream_remote_window_size(session, stream.id) <= 0 else {
+            guard min(connectionWindow, nghttp2_session_get_stream_remote_window_size(session, stream.id)) <= 0 else {
                 stream.stalledSince = nil
                 continue
             }
@@ -60,5 +57,19 @@ extension H2Connection {
             }
         }
         return reset
+    }
+
+    /// A deferred body has more due: nghttp2 asks the stream again.
+    func resumeData(_ id: Int32) {
+        guard let session else { return }
+        _ = nghttp2_session_resume_data(session, id)
+    }
+
+    /// GOAWAY(NO_ERROR) naming `lastStream`, or the last stream taken: the client sends later
+    /// requests on a new connection.
+    func sayGoingAway(lastStream: Int32? = nil) {
+        guard let session else { return }
+        _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream ?? nghttp2_session_get_last_proc_stream_id(session),
+                                  UInt32(NGHTTP2_NO_ERROR.rawValue), nil, 0)
     }
 }

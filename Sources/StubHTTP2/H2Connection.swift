@@ -177,9 +177,11 @@ final class H2Connection {
         streams.removeAll()
         if let session { nghttp2_session_del(session) }
         session = nil
+        // Admission forgets the socket while it is still open: its sweeper may shut a socket it
+        // knows, and the number could belong to another connection once closed.
+        engine.services.admission.closed(admitted)
         gnutls_deinit(tls)
         LibC.close(fd)
-        engine.services.admission.closed(admitted)
     }
 
     /// Ends the connection with GOAWAY(`code`): the frame goes out with what is queued before

@@ -18,8 +18,19 @@ extension H2Engine {
             let fd = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { LibC.acceptNonBlocking(listeners[index], $0, &length) }
             }
-            guard fd >= 0 else { return }
-            if stopping {
+            guard fd >= 0 else {
+                // Out of descriptors, the listener stays readable: listen again in 100 ms rather than spin.
+                if errno == EMFILE || errno == ENFILE {
+                    for listener in listeners { watch.forget(listener) }
+                    _ = ticket(for: .relisten, until: now &+ 100_000_000)
+                }
+                return
+            }
+            var client: ClientAddress?
+            withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { client = ClientAddress($0) } }
+            // The connection limits apply before the hello, as libmicrohttpd's accept policy applied
+            // them at accept; and sockets still to say hello are few.
+            if stopping || pending.count >= H2Engine.maxPending || !services.admission.admit(client, now: now) {
                 LibC.close(fd)
                 continue
             }
@@ -46,7 +57,13 @@ extension H2Engine {
             verdict = bytes.withUnsafeBytes { ClientHelloALPN.verdict(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
         }
         if verdict == .needMore {
-            return watch.watch(fd, token: H2Engine.pendingToken | UInt64(UInt32(bitPattern: fd)), read: true, write: false)
+            guard count > 0 else { return watch.watch(fd, token: H2Engine.pendingToken | UInt64(UInt32(bitPattern: fd)), read: true, write: false) }
+            // Part of a hello stays readable while peeked (the watch is level-triggered): look
+            // again after a pause instead of on every turn.
+            watch.forget(fd)
+            pending[fd]?.retryNs = min(waiting.retryNs * 2, 50_000_000)
+            _ = ticket(for: .peekAgain(fd: fd), until: now &+ waiting.retryNs)
+            return
         }
         pending[fd] = nil
         waits[waiting.ticket] = nil
@@ -61,7 +78,7 @@ extension H2Engine {
         }
         var address = waiting.address
         let client = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) } }
-        guard services.admission.admit(client, now: now), let session = identity.session(on: fd) else {
+        guard let session = identity.session(on: fd) else {
             LibC.close(fd)
             return
         }

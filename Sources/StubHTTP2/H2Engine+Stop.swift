@@ -35,7 +35,8 @@ extension H2Engine {
         }
         let deadline = now &+ H2Engine.goingAwayNs
         while now < deadline {
-            let writing = connections.values.filter { !$0.finished && $0.wantsWrite }
+            // Connections still in their handshake have nothing to say: not waited for.
+            let writing = connections.values.filter { $0.session != nil && !$0.finished && $0.wantsWrite }
             guard !writing.isEmpty else { break }
             var fds = writing.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
             // A failed or interrupted wait only ends this round early: the deadline still holds.
@@ -52,15 +53,5 @@ extension H2Engine {
         }
         connections.removeAll()
         waits.removeAll()
-    }
-}
-
-extension H2Connection {
-    /// GOAWAY(NO_ERROR) naming `lastStream`, or the last stream taken: the client sends later
-    /// requests on a new connection.
-    func sayGoingAway(lastStream: Int32? = nil) {
-        guard let session else { return }
-        _ = nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream ?? nghttp2_session_get_last_proc_stream_id(session),
-                                  UInt32(NGHTTP2_NO_ERROR.rawValue), nil, 0)
     }
 }

@@ -30,8 +30,14 @@ package final class H2Engine: @unchecked Sendable {
         let listener: Int
         var address: sockaddr_storage
         let length: socklen_t
+        /// The deadline's ticket: the socket is closed if no whole hello came by then.
         let ticket: UInt64
+        /// How long to wait before peeking again at a partial hello (doubling, at most 50 ms).
+        var retryNs: UInt64 = 1_000_000
     }
+
+    /// Sockets that may wait for their ClientHello at once; past it, new ones are closed.
+    static let maxPending = 1024
 
     /// What a ticket wakes: a stream's wait, or the deadline of a pending socket.
     enum Wait {
@@ -41,6 +47,10 @@ package final class H2Engine: @unchecked Sendable {
         case linger(connection: Int)
         /// The once-a-second look for streams a client's flow-control window has stalled.
         case sweep
+        /// Peek again at a pending socket that holds part of a hello.
+        case peekAgain(fd: Int32)
+        /// Listen again after accept ran out of descriptors.
+        case relisten
     }
 
     /// How long a connection that said GOAWAY waits for its client to close before it closes.
@@ -146,7 +156,7 @@ package final class H2Engine: @unchecked Sendable {
         guard let wakeRead = inbox.withLock({ $0.wake?.read }) else { return }
         watch.watch(stopFD, token: H2Engine.stopToken, read: true, write: false)
         watch.watch(wakeRead, token: H2Engine.wakeToken, read: true, write: false)
-        for (index, fd) in listeners.enumerated() { watch.watch(fd, token: H2Engine.listenerToken | UInt64(index), read: true, write: false) }
+        listen()
         _ = ticket(for: .sweep, until: MonotonicClock.now() &+ H2Engine.sweepNs)
         while true {
             var now = MonotonicClock.now()
@@ -196,6 +206,10 @@ package final class H2Engine: @unchecked Sendable {
             guard let connection = connections.removeValue(forKey: id) else { return }
             watch.forget(connection.fd)
             connection.close(now: now)
+        case .peekAgain(let fd):
+            peek(fd, now: now)
+        case .relisten:
+            listen()
         case .sweep:
             _ = self.ticket(for: .sweep, until: now &+ H2Engine.sweepNs)
             for connection in connections.values where connection.resetStalledStreams(now: now, limitNs: limits.stalledWindowNs) {
@@ -203,6 +217,11 @@ package final class H2Engine: @unchecked Sendable {
                 settle(connection)
             }
         }
+    }
+
+    /// Watches the listeners for new connections.
+    func listen() {
+        for (index, fd) in listeners.enumerated() { watch.watch(fd, token: H2Engine.listenerToken | UInt64(index), read: true, write: false) }
     }
 
     /// After `connection` ran: closed if it failed; lingering if it finished after its GOAWAY

@@ -20,12 +20,15 @@ package struct H2Limits: Sendable {
     /// Control frames (SETTINGS, PING, PRIORITY, WINDOW_UPDATE, RST_STREAM) and empty frames a
     /// client may send in a burst, and per second after it; past them, GOAWAY(ENHANCE_YOUR_CALM).
     package var controlBurst = 1000
+    /// Control and empty frames a client may send each second once its burst is spent.
     package var controlPerSecond = 100
-    /// Streams a client may reset in a burst, and per second after it (rapid reset).
+    /// Streams a client may reset in a burst (rapid reset).
     package var resetBurst = 200
+    /// Streams a client may reset each second once its burst is spent.
     package var resetPerSecond = 33
     /// CONTINUATION frames after one HEADERS (nghttp2's own bound, set where the library has it).
     package var maxContinuations = 8
 
+    /// The defaults above; the server sets the rest from its configuration.
     package init() {}
 }

@@ -6,19 +6,6 @@ import Glibc
 import Darwin
 #endif
 
-/// A catalog as HTTP/2 streams answer from it: the variants by key, made once per load, so a
-/// prepared answer is one array read.
-package final class H2Catalog: Sendable {
-    package let catalog: StubCatalog
-    /// Every variant, by its key (`StubCatalog.variantKey`).
-    let variants: [Variant]
-
-    package init(_ catalog: StubCatalog) {
-        self.catalog = catalog
-        variants = catalog.allVariants
-    }
-}
-
 /// What the HTTP/2 engine needs of the server it serves for: the lifecycle's environment, the
 /// catalog now, admission, deferred work, and libmicrohttpd for the clients that do not offer h2.
 package struct H2Services: Sendable {
@@ -34,6 +21,7 @@ package struct H2Services: Sendable {
     /// `listener`, untouched. libmicrohttpd owns it from then on, and closes it if it cannot take it.
     package let handOff: @Sendable (_ fd: Int32, _ listener: Int, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Void
 
+    /// Everything the engine reaches outside itself.
     package init(environment: LifecycleEnvironment, catalog: @escaping @Sendable () -> H2Catalog, admission: ConnectionAdmission,
                  jobs: DeferredJobs,
                  handOff: @escaping @Sendable (_ fd: Int32, _ listener: Int, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Void) {

@@ -151,7 +151,8 @@ extension H2Stream {
                 bodySent = true
                 return 0
             case .wait(let until):
-                _ = wait(until: until)
+                // Reported as for a suspension: a live journal parks its reader with the feed, which wakes it early.
+                life.suspended(ticket: wait(until: until), env: environment)
                 waitingForData = true
                 return Int(NGHTTP2_ERR_DEFERRED.rawValue)
             case .abort, .reset:
@@ -163,13 +164,5 @@ extension H2Stream {
         case nil:
             return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
         }
-    }
-}
-
-extension H2Connection {
-    /// A deferred body has more due: nghttp2 asks the stream again.
-    func resumeData(_ id: Int32) {
-        guard let session else { return }
-        _ = nghttp2_session_resume_data(session, id)
     }
 }

@@ -72,6 +72,7 @@ final class H2Stream: LifecycleRequest {
     /// A piece of the body: kept up to `--max-body`, counted past it (answered with 413).
     func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) {
         bodyBytesSeen += bytes.count
+        connection.engine.services.admission.bodyProgress(connection.admitted, count: bytes.count)
         if bodyBytesSeen <= limits.maxBodyBytes { request.body.append(contentsOf: bytes) } else if !request.body.isEmpty { request.body = [] }
     }
 

@@ -51,11 +51,11 @@ import Testing
     }
 
     /// Holding answers behind a closed window, or streams whose bodies never come: the idle and
-    /// head deadlines end them, as they end slow HTTP/1.1 clients.
+    /// body deadlines end them, as they end slow HTTP/1.1 clients.
     @Test(arguments: ["zero-window", "slow-streams"])
     func holdOpensEndAtTheDeadlines(attack: String) async throws {
         let tls = try TLSFixture(), stubs = try stubs()
-        try await withServer(stubs: stubs.url, configure: { try! tls.configure(&$0); $0.idleTimeoutSeconds = 2; $0.headerTimeoutMs = 1000 }) { server in
+        try await withServer(stubs: stubs.url, configure: { try! tls.configure(&$0); $0.idleTimeoutSeconds = 2; $0.headerTimeoutMs = 1000; $0.bodyTimeoutMs = 1000 }) { server in
             let outcome = try await Self.attack(attack, server, tls, seconds: 10)
             #expect(outcome.ended_by != nil && (outcome.ended_after_s ?? 99) < 8, "\(outcome)")
             #expect(outcome.probe_failures == 0 && outcome.probe_max_ms < 1000, "\(outcome)")

@@ -160,7 +160,15 @@ enum AdminOverrideParser {
             o.hold = flag
         case .variant: o.variant = reader.string(value, at: key.rawValue)
         case .delay: o.delay = reader.delay(value, at: key.rawValue)
-        case .fault: o.fault = reader.fault(value, at: key.rawValue)?.fault
+        case .fault:
+            let read = reader.fault(value, at: key.rawValue)
+            // An override takes a fault's name: the code and byte count of `rst-stream` forms go
+            // per request (X-Stub-Fault) or in a variant file.
+            if let reset = read?.reset, reset != StreamReset(), case .string(let text) = value {
+                reader.fail(key.rawValue, "expected a fault's name (rst-stream=CODE and rst-stream-after=N go in X-Stub-Fault or a variant's fault), found \"\(text)\"")
+                return nil
+            }
+            o.fault = read?.fault
         case .throttle: o.throttleBytesPerSecond = reader.throttle(value, at: key.rawValue)
         case .sequence:
             guard case .array(let items) = value, !items.isEmpty else {

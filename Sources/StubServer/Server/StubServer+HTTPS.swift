@@ -28,14 +28,17 @@ extension StubServer {
             running.h2 = try H2Engine(listeners: sockets.map(\.fd), certificatePEM: tls.certificatePEM, keyPEM: tls.keyPEM, services: services,
                                       limits: configuration.h2Limits(stalledSendLimitMs: bridge.stalledSendLimitMs),
                                       useEpoll: EventLoopChoice.usesEpoll(configuration.eventLoop))
-        } catch {
+        } catch where error.call.hasPrefix("gnutls") {
             throw StubServerError.tlsFailed
+        } catch {
+            throw StubServerError(error)
         }
         for socket in sockets { running.socketTaken(socket) }
         // Holds and deferred replies wake HTTP/2 streams through the engine, the rest through
         // libmicrohttpd's suspensions; a ticket says which by its bit.
         let suspensions = bridge.suspensions
-        let engine = running.h2
+        // Weak: the control outlives a stopped server, and must not keep its engine.
+        weak let engine = running.h2
         control.setReleaser { tickets in
             for ticket in tickets {
                 if ticket & H2Engine.ticketBit != 0 { engine?.resumeEarly(ticket) } else { suspensions.resumeEarly(ticket) }

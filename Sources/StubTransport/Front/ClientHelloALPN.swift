@@ -23,6 +23,8 @@ package enum ClientHelloALPN {
         // A handshake record (22) of TLS 1.x.
         guard bytes[0] == 22, bytes[1] == 3 else { return .other }
         let record = Int(bytes[3]) << 8 | Int(bytes[4])
+        // A record no TLS stack sends (RFC 8446 §5.1): libmicrohttpd refuses it at once.
+        guard (4...16384).contains(record) else { return .other }
         guard bytes.count >= 9 else { return .needMore }
         // A ClientHello (1) that fits its record: one split over records goes to libmicrohttpd.
         guard bytes[5] == 1 else { return .other }
