@@ -81,6 +81,20 @@ import Testing
         }
     }
 
+    /// `--http2-max-streams`: the limit is announced in SETTINGS; streams past it are refused with
+    /// REFUSED_STREAM (a client that sent them before it read the SETTINGS retries them), never served.
+    @Test(.requires(.nghttp)) func maxStreamsIsAnnouncedAndKept() async throws {
+        let tls = try TLSFixture()
+        try await withServer(configure: { try! tls.configure(&$0); $0.tls?.http2MaxStreams = 2 }) { server in
+            let urls = (1...4).map { server.tlsURL("/api/v1/users/\($0)?__delay=300").absoluteString }
+            let run = try await Subprocess.run(RequiredTool.nghttp.executable!, ["-nv", "--no-verify-peer"] + urls)
+            #expect(run.stdout.contains("[SETTINGS_MAX_CONCURRENT_STREAMS(0x03):2]"), "\(run.stdout)")
+            let answered = run.stdout.components(separatedBy: ":status: 200").count - 1
+            let refused = run.stdout.components(separatedBy: "error_code=REFUSED_STREAM").count - 1
+            #expect(answered >= 2 && answered + refused >= 4, "\(answered) answered, \(refused) refused: \(run.stdout)")
+        }
+    }
+
     /// Over HTTP/1.1 the HTTP/2 faults take their nearest form: a reset, or the plain answer.
     @Test func overHTTP1TheyTakeTheNearestForm() async throws {
         let tls = try TLSFixture()
