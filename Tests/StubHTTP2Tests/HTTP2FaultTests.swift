@@ -81,17 +81,42 @@ import Testing
         }
     }
 
-    /// `--http2-max-streams`: the limit is announced in SETTINGS; streams past it are refused with
-    /// REFUSED_STREAM (a client that sent them before it read the SETTINGS retries them), never served.
-    @Test(.requires(.nghttp)) func maxStreamsIsAnnouncedAndKept() async throws {
+    /// `--http2-max-streams`: announced in SETTINGS; a client that opens more streams once it has
+    /// acknowledged them breaks the protocol and its connection ends with GOAWAY(PROTOCOL_ERROR),
+    /// nothing served past the limit (nghttp2's choice, RFC 9113 §5.1.2). Python's h2 waits for the
+    /// acknowledgement first; nghttp, which does not, gets REFUSED_STREAM for the extra streams.
+    @Test(.requires(.httpx)) func maxStreamsIsAnnouncedAndKept() async throws {
         let tls = try TLSFixture()
         try await withServer(configure: { try! tls.configure(&$0); $0.tls?.http2MaxStreams = 2 }) { server in
-            let urls = (1...4).map { server.tlsURL("/api/v1/users/\($0)?__delay=300").absoluteString }
-            let run = try await Subprocess.run(RequiredTool.nghttp.executable!, ["-nv", "--no-verify-peer"] + urls)
-            #expect(run.stdout.contains("[SETTINGS_MAX_CONCURRENT_STREAMS(0x03):2]"), "\(run.stdout)")
-            let answered = run.stdout.components(separatedBy: ":status: 200").count - 1
-            let refused = run.stdout.components(separatedBy: "error_code=REFUSED_STREAM").count - 1
-            #expect(answered >= 2 && answered + refused >= 4, "\(answered) answered, \(refused) refused: \(run.stdout)")
+            let script = """
+                import socket, ssl, sys
+                import h2.connection, h2.events, h2.config, h2.settings
+                ctx = ssl.create_default_context(cafile=sys.argv[1]); ctx.set_alpn_protocols(["h2"])
+                s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[2]))), server_hostname="localhost")
+                c = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+                c.initiate_connection(); s.sendall(c.data_to_send())
+                limit, acked, done, ended = None, False, {}, None
+                def pump():
+                    global limit, acked, ended
+                    for e in c.receive_data(s.recv(65536)):
+                        if isinstance(e, h2.events.ConnectionTerminated): ended = (int(e.error_code), e.last_stream_id)
+                        if isinstance(e, h2.events.RemoteSettingsChanged) and 3 in e.changed_settings: limit = e.changed_settings[3].new_value
+                        if isinstance(e, h2.events.SettingsAcknowledged): acked = True
+                        if isinstance(e, h2.events.ResponseReceived): done[e.stream_id] = dict(e.headers)[b":status"].decode()
+                        if isinstance(e, h2.events.StreamReset): done[e.stream_id] = "reset %d" % e.error_code
+                    s.sendall(c.data_to_send())
+                while limit is None or not acked: pump()
+                # Past the limit on purpose: h2 itself keeps to it, so its count is lifted.
+                h2.settings.Settings.max_concurrent_streams = property(lambda self: 100)
+                for i in range(4):
+                    sid = c.get_next_available_stream_id()
+                    c.send_headers(sid, [(":method", "GET"), (":path", "/api/v1/users/1?__delay=200"), (":scheme", "https"), (":authority", "x")], end_stream=True)
+                s.sendall(c.data_to_send())
+                while len(done) < 4 and ended is None: pump()
+                print(limit, ended, sorted(done.values()))
+                """
+            let run = try await Subprocess.run("/usr/bin/env", ["python3", "-c", script, tls.directory.authorityCertificate, "\(server.tlsPort!)"])
+            #expect(run.stdout == "2 (1, 3) []\n", "\(run.stdout) \(run.stderr)")
         }
     }
 

@@ -134,7 +134,7 @@ enum ServeSettings {
             implyingTLS(.toggle("--tls-only", \.tlsOnly, help: "Serve HTTPS only, no plain HTTP")),
             .toggle("--no-http2", \.http2, on: false, help: "Serve every HTTPS client HTTP/1.1; without it, a client offering h2 by ALPN gets HTTP/2"),
             .number("--http2-max-streams", "N", 1...10_000, \.http2MaxStreams,
-                    help: "Streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS); more are refused with REFUSED_STREAM"),
+                    help: "Streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS)"),
         ]
     }
 
