@@ -5,10 +5,10 @@ import StubCore
 /// ProvidedRequiredArguments, ValuesOfCorrectType, KnownDirectives, UniqueVariableNames,
 /// VariablesAreInputTypes, NoUndefinedVariables, NoUnusedVariables and
 /// VariablesInAllowedPosition. Each problem is `file:line:column: message`.
-struct GraphQLArgumentCheck {
+struct GraphQLArgumentCheck: GraphQLDocumentRule {
     let schema: GraphQLSchema
     let document: GraphQLOperations
-    private(set) var problems: [String] = []
+    var problems: [String] = []
     /// How deep a walk goes, counting each selection set and each fragment spread it follows:
     /// the parser bounds what is written, but a chain of fragments each spreading the next
     /// nests as deep as it is long.
@@ -40,10 +40,6 @@ struct GraphQLArgumentCheck {
         }
         // What the walks found before they stopped is not the whole story.
         if let tooDeep { problems = [tooDeep] }
-    }
-
-    mutating func add(_ line: Int, _ column: Int, _ message: String) {
-        problems.append("\(document.file):\(line):\(column): \(message)")
     }
 
     private mutating func check(_ operation: GraphQLOperations.Operation) {

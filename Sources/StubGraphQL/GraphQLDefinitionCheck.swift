@@ -6,10 +6,10 @@ import StubCore
 /// (UniqueOperationNames, UniqueFragmentNames), an anonymous operation alone
 /// (LoneAnonymousOperation) and a subscription selecting one root field, no introspection field
 /// and no `@skip` or `@include` at its top level (SingleFieldSubscriptions).
-struct GraphQLDefinitionCheck {
+struct GraphQLDefinitionCheck: GraphQLDocumentRule {
     let schema: GraphQLSchema
     let document: GraphQLOperations
-    private(set) var problems: [String] = []
+    var problems: [String] = []
 
     init(schema: GraphQLSchema, document: GraphQLOperations) {
         self.schema = schema
@@ -43,10 +43,6 @@ struct GraphQLDefinitionCheck {
                 fragmentNames[fragment.name] = fragment.namePlace
             }
         }
-    }
-
-    private mutating func add(_ line: Int, _ column: Int, _ message: String) {
-        problems.append("\(document.file):\(line):\(column): \(message)")
     }
 
     /// A root field of a subscription, by response name: where its first field is, and its name.

@@ -5,10 +5,10 @@ import StubCore
 /// does not allow it (`Directive '@include' may not be used on query.`), and a directive that
 /// is not repeatable used twice in one place. The directives' arguments are
 /// `GraphQLArgumentCheck`'s.
-struct GraphQLDirectiveCheck {
+struct GraphQLDirectiveCheck: GraphQLDocumentRule {
     let schema: GraphQLSchema
     let document: GraphQLOperations
-    private(set) var problems: [String] = []
+    var problems: [String] = []
 
     init(schema: GraphQLSchema, document: GraphQLOperations) {
         self.schema = schema
@@ -63,6 +63,6 @@ struct GraphQLDirectiveCheck {
     }
 
     private mutating func add(_ directive: GraphQLDirective, _ message: String) {
-        problems.append("\(document.file):\(directive.line):\(directive.column): \(message)")
+        add(directive.line, directive.column, message)
     }
 }

@@ -5,10 +5,10 @@ import StubCore
 /// selection set and objects have one (ScalarLeafs), type conditions name known composite types
 /// (KnownTypeNames, FragmentsOnCompositeTypes), spreads name known fragments
 /// (KnownFragmentNames).
-struct GraphQLDocumentCheck {
+struct GraphQLDocumentCheck: GraphQLDocumentRule {
     let schema: GraphQLSchema
     let document: GraphQLOperations
-    private(set) var problems: [String] = []
+    var problems: [String] = []
 
     init(schema: GraphQLSchema, document: GraphQLOperations) {
         self.schema = schema
@@ -29,10 +29,6 @@ struct GraphQLDocumentCheck {
             // Below a type that is not composite only type conditions can be checked.
             check(fragment.selections, on: type?.isComposite == true ? fragment.typeCondition : nil)
         }
-    }
-
-    private mutating func add(_ line: Int, _ column: Int, _ message: String) {
-        problems.append("\(document.file):\(line):\(column): \(message)")
     }
 
     /// Checks a selection set whose type is `typeName` (nil where it is not a composite type

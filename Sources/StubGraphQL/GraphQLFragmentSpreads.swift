@@ -4,10 +4,10 @@ import StubCore
 /// no operation reaches ("Fragment 'F' is never used.", at its `fragment` keyword), and a spread
 /// whose type condition can never match where it is spread ("Fragment 'F' cannot be spread here
 /// as objects of type 'User' can never be of type 'Repository'.", at its `...`).
-struct GraphQLFragmentSpreads {
+struct GraphQLFragmentSpreads: GraphQLDocumentRule {
     let schema: GraphQLSchema
     let document: GraphQLOperations
-    private(set) var problems: [String] = []
+    var problems: [String] = []
 
     init(schema: GraphQLSchema, document: GraphQLOperations) {
         self.schema = schema
@@ -23,10 +23,6 @@ struct GraphQLFragmentSpreads {
         for fragment in fragments where !used.contains(fragment.name) {
             add(fragment.line, fragment.column, "Fragment '\(fragment.name)' is never used.")
         }
-    }
-
-    private mutating func add(_ line: Int, _ column: Int, _ message: String) {
-        problems.append("\(document.file):\(line):\(column): \(message)")
     }
 
     /// The fragments the operations spread, directly or through other fragments. A work list,

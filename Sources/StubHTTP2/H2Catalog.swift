@@ -8,9 +8,9 @@ package final class H2Catalog: Sendable {
     /// Every variant, by its key (`StubCatalog.variantKey`).
     let variants: [Variant]
 
-    /// Takes the variants of `catalog` in key order.
-    package init(_ catalog: StubCatalog) {
+    /// `variants` are `catalog.allVariants`, which the caller has made already.
+    package init(_ catalog: StubCatalog, variants: [Variant]) {
         self.catalog = catalog
-        variants = catalog.allVariants
+        self.variants = variants
     }
 }

@@ -54,6 +54,9 @@ final class H2Connection {
         return nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0 && outOffset == out.count
     }
 
+    /// True when GnuTLS holds decrypted input not yet read (a read stopped at its slice).
+    var hasBufferedInput: Bool { session != nil && !failed && !lingering && gnutls_record_check_pending(tls) > 0 }
+
     /// True while encrypted bytes wait for the socket, or the handshake waits to write.
     var wantsWrite: Bool {
         outOffset < out.count || (session == nil && gnutls_record_get_direction(tls) == 1)
@@ -84,11 +87,16 @@ final class H2Connection {
         return true
     }
 
-    /// Reads and decrypts all that is there and feeds it to nghttp2.
+    /// Bytes one connection may have read in one turn: a client that sends without pause gets its
+    /// next slice on the next turn, after every other ready connection had its own.
+    static let readSliceBytes = 256 * 1024
+
+    /// Reads and decrypts what is there, up to a slice, and feeds it to nghttp2.
     private func read() {
         guard let session else { return }
         let buffer = engine.scratch
-        while !failed {
+        var taken = 0
+        while !failed && taken < H2Connection.readSliceBytes {
             let got = gnutls_record_recv(tls, buffer.baseAddress, buffer.count)
             if got == Int(GNUTLS_E_AGAIN) || got == Int(GNUTLS_E_INTERRUPTED) { return }
             guard got > 0 else {
@@ -96,6 +104,7 @@ final class H2Connection {
                 failed = true
                 return
             }
+            taken += got
             let fed = nghttp2_session_mem_recv(session, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), got)
             if fed < 0 {
                 // A protocol error nghttp2 did not answer itself (a flood, a bad preface): say

@@ -82,6 +82,9 @@ package final class H2Engine: @unchecked Sendable {
     var waits: [UInt64: Wait] = [:]
     private var nextTicket = H2Engine.ticketBit
     var nextConnection = 1
+    /// Connections that stopped at their read slice with input still decrypted inside GnuTLS,
+    /// which no socket event will announce: read again on the next turn.
+    var readAgain: Set<Int> = []
     /// True once the server is stopping: waits end at once, and new streams are refused.
     var stopping = false
     /// How many clients went each way, for tests and health.
@@ -160,7 +163,7 @@ package final class H2Engine: @unchecked Sendable {
         _ = ticket(for: .sweep, until: MonotonicClock.now() &+ H2Engine.sweepNs)
         while true {
             var now = MonotonicClock.now()
-            let timeout = timers.next.map { $0 <= now ? 0 : Int32(min(($0 - now + 999_999) / 1_000_000, 60_000)) } ?? -1
+            let timeout = !readAgain.isEmpty ? 0 : timers.next.map { $0 <= now ? 0 : Int32(min(($0 - now + 999_999) / 1_000_000, 60_000)) } ?? -1
             let ready = watch.wait(timeoutMs: timeout)
             now = MonotonicClock.now()
             for event in ready {
@@ -175,47 +178,13 @@ package final class H2Engine: @unchecked Sendable {
                     settle(connection)
                 }
             }
-            for (_, ticket) in timers.popDue(now) { wake(ticket, now: now) }
-        }
-    }
-
-    /// Takes the early wakes other threads left.
-    private func takeInbox(_ wakeRead: Int32, now: UInt64) {
-        var scratch = [UInt8](repeating: 0, count: 64)
-        while LibC.read(wakeRead, &scratch, scratch.count) > 0 {}
-        let wakes = inbox.withLock { inbox in
-            defer { inbox.wakes.removeAll() }
-            return inbox.wakes
-        }
-        for ticket in wakes { wake(ticket, now: now) }
-    }
-
-    /// Carries out what `ticket` waited for, unless it already woke.
-    func wake(_ ticket: UInt64, now: UInt64) {
-        guard let wait = waits.removeValue(forKey: ticket) else { return }
-        switch wait {
-        case .hello(let fd):
-            guard pending.removeValue(forKey: fd) != nil else { return }
-            watch.forget(fd)
-            LibC.close(fd)
-        case .stream(let id, let streamID):
-            guard let connection = connections[id] else { return }
-            connection.wake(stream: streamID, ticket: ticket, now: now)
-            settle(connection)
-        case .linger(let id):
-            guard let connection = connections.removeValue(forKey: id) else { return }
-            watch.forget(connection.fd)
-            connection.close(now: now)
-        case .peekAgain(let fd):
-            peek(fd, now: now)
-        case .relisten:
-            listen()
-        case .sweep:
-            _ = self.ticket(for: .sweep, until: now &+ H2Engine.sweepNs)
-            for connection in connections.values where connection.resetStalledStreams(now: now, limitNs: limits.stalledWindowNs) {
-                connection.flush()
+            for id in readAgain {
+                readAgain.remove(id)
+                guard let connection = connections[id] else { continue }
+                connection.ready(readable: true, writable: false, now: now)
                 settle(connection)
             }
+            for (_, ticket) in timers.popDue(now) { wake(ticket, now: now) }
         }
     }
 
@@ -241,5 +210,6 @@ package final class H2Engine: @unchecked Sendable {
             return watch.watch(connection.fd, token: UInt64(connection.id), read: true, write: false)
         }
         watch.watch(connection.fd, token: UInt64(connection.id), read: true, write: connection.wantsWrite)
+        if connection.hasBufferedInput { readAgain.insert(connection.id) }
     }
 }

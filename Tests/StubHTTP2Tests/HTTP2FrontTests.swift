@@ -73,6 +73,29 @@ import Darwin
         }
     }
 
+    /// The admin API's guard and the secret policy hold over HTTP/2 too: another origin or another
+    /// Host name neither reads nor changes anything, and credentials reach the journal redacted.
+    @Test func theAdminGuardAndSecretPolicyHoldOverHTTP2() async throws {
+        let tls = try TLSFixture()
+        try await withServer(configure: { try! tls.configure(&$0) }) { server in
+            let ca = tls.directory.authorityCertificate
+            let override = ["-s", "--http2", "--cacert", ca, "-X", "PUT", "-H", "Content-Type: application/json", "--data", #"{"variant": "404"}"#,
+                            "-o", "/dev/null", "-w", "%{http_version} %{http_code}", server.tlsURL("/__stubd/routes/app/user").absoluteString]
+            #expect(try await Curl.run(override + ["-H", "Origin: http://evil.test"]).stdout == "2 403")
+            #expect(try await Curl.run(override + ["-H", "Host: evil.test"]).stdout == "2 421")
+            let read = try await Curl.run(["-s", "--http2", "--cacert", ca, "-H", "Origin: http://evil.test", "-o", "/dev/null", "-w", "%{http_code}",
+                                           server.tlsURL("/__stubd/journal").absoluteString])
+            #expect(read.stdout == "403")
+            _ = try await Curl.run(["-s", "--http2", "--cacert", ca, "-H", "Authorization: Bearer s3cr3t-value-123", "-o", "/dev/null",
+                                    server.tlsURL("/api/v1/users/1?api_key=k3y-val-456").absoluteString])
+            let journal = try await Curl.run(["-s", "--http2", "--cacert", ca, server.tlsURL("/__stubd/journal").absoluteString])
+            #expect(journal.stdout.contains("users/1") && journal.stdout.contains("<redacted"), "\(journal.stdout)")
+            #expect(!journal.stdout.contains("s3cr3t-value-123") && !journal.stdout.contains("k3y-val-456"))
+            let after = try await Curl.run(["-s", "--http2", "--cacert", ca, "-o", "/dev/null", "-w", "%{http_code}", server.tlsURL("/api/v1/users/1").absoluteString])
+            #expect(after.stdout == "200", "no override was made")
+        }
+    }
+
     /// An override takes a fault's name; `rst-stream`'s code and byte count go per request or in a file.
     @Test func overridesRefuseRstStreamParameters() async throws {
         try await withServer { server in

@@ -17,9 +17,10 @@ final class PreparedCatalog: Sendable {
 
     init(_ catalog: StubCatalog) {
         self.catalog = catalog
-        responses = catalog.allVariants.map { MHDResponse(bytes: $0.body, headers: $0.headers) }
+        let variants = catalog.allVariants
+        responses = variants.map { MHDResponse(bytes: $0.body, headers: $0.headers) }
         pointers = responses.map(\.handle)
-        h2 = H2Catalog(catalog)
+        h2 = H2Catalog(catalog, variants: variants)
     }
 
     /// The prepared response of the variant with `key` (see `StubCatalog.variantKey`), valid while
